@@ -1,0 +1,21 @@
+#pragma once
+/// @file
+/// Narrowphase: contact points between two shapes. Closed forms where they exist, libccd (MPR/GJK)
+/// for the other convex pairs. See docs/collision.md for the list of pairs and their methods.
+
+#include <coulomb/collision/contact_point.hpp>
+#include <coulomb/geometry/shape.hpp>
+
+#include <vector>
+
+namespace coulomb {
+
+/// Appends to `out` the contact points between geometry g1 placed at X_W1 and g2 placed at X_W2
+/// whose gap is at most `margin` [m]. Fills p1_W, p2_W, n_W (from shape 1 to shape 2), t1_W, t2_W,
+/// gap, feature, curvature1/2; leaves the body and shape indices to the caller.
+/// Flat-on-flat contacts give several points (a box face on a plane gives its 4 corners).
+/// Returns the number of points appended. Allocation-free when `out` has capacity.
+int collide(const Geometry& g1, const Pose& X_W1, const Geometry& g2, const Pose& X_W2,
+            double margin, std::vector<ContactPoint>& out);
+
+}  // namespace coulomb

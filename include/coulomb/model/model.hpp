@@ -1,0 +1,119 @@
+#pragma once
+/// @file
+/// The Model: everything that stays constant during a run (bodies, shapes, materials, contact-law
+/// assignment, settings). Built from a scene file (coulomb/scene) or from code, validated once by
+/// `finalize()`; the step functions only read it.
+
+#include <coulomb/geometry/shape.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace coulomb {
+
+/// Where a value came from in a scene file (1-based line and column; 0 = not from a file).
+struct SourceMark {
+  int line = 0;
+  int column = 0;
+};
+
+/// A material: a name and optional physical properties (NaN = not given).
+struct Material {
+  std::string name;
+  double young_modulus = std::numeric_limits<double>::quiet_NaN();  ///< E [Pa]
+  double poisson_ratio = std::numeric_limits<double>::quiet_NaN();  ///< ν [-]
+  double density = std::numeric_limits<double>::quiet_NaN();        ///< ρ [kg/m³]
+};
+
+/// A law chosen by name with its numeric parameters, as written in a scene file, e.g.
+/// `friction: {law: coulomb, mu: 0.2}`. The laws module turns it into a validated law object;
+/// `marks` lets errors point back at the file.
+struct LawSpec {
+  std::string law;                             ///< e.g. "signorini", "coulomb"
+  std::map<std::string, double> params;        ///< numeric parameters by key
+  std::map<std::string, std::string> options;  ///< string parameters by key (e.g. model: exact)
+  std::map<std::string, SourceMark> marks;     ///< key -> where it was written ("" = the map itself)
+
+  [[nodiscard]] double get(const std::string& key, double fallback) const {
+    auto it = params.find(key);
+    return it == params.end() ? fallback : it->second;
+  }
+  [[nodiscard]] bool has(const std::string& key) const { return params.count(key) != 0; }
+};
+
+/// The contact laws between two materials (a `contacts:` entry of a scene).
+struct ContactSpec {
+  int material1 = -1;  ///< material indices; the pair is unordered
+  int material2 = -1;
+  LawSpec normal{"signorini", {{"restitution", 0.0}}, {}, {}};
+  LawSpec friction{"coulomb", {{"mu", 0.0}}, {}, {}};
+  std::optional<LawSpec> rolling;             ///< rolling friction {k}
+  std::optional<LawSpec> pivoting;            ///< pivoting friction {h}
+  std::optional<LawSpec> soft_finger;         ///< {radius}
+  std::optional<LawSpec> contensou;           ///< coupled sliding-spinning
+  std::optional<LawSpec> rolling_resistance;  ///< pressure distortion {kappa, regularization}
+  SourceMark mark;
+};
+
+/// A rigid body. The body frame B is the frame the scene places; the dynamics use the centre of
+/// mass C (origin shifted by `com_B`, same axes).
+struct Body {
+  std::string name;
+  bool fixed = false;
+  int material = -1;             ///< index into Model::materials (-1: the default material)
+  double mass = 0.0;             ///< [kg] (0 for fixed bodies)
+  Vec3 com_B = Vec3::Zero();     ///< centre of mass in B [m]
+  Mat3 inertia_B = Mat3::Zero(); ///< inertia about the centre of mass, axes of B [kg m²]
+  int first_shape = 0;           ///< shapes [first_shape, first_shape + shape_count) of Model::shapes
+  int shape_count = 0;
+  SourceMark mark;
+
+  [[nodiscard]] double inv_mass() const { return fixed ? 0.0 : 1.0 / mass; }
+};
+
+/// Solver settings of the nonsmooth formulation (scene key `solver`).
+struct SolverSettings {
+  std::string formulation = "nonsmooth";  ///< nonsmooth | compliant
+  double tolerance = 1e-10;               ///< error ‖r − P_K(...)‖/‖q‖ to reach [-]
+  int max_iterations = 500;               ///< NSGS sweeps per step
+  double theta = 0.5;                     ///< θ of the θ-method [-], in [0.5, 1]
+  /// Active-set rule: "predicted" (end-of-step gap with the free velocity, default) or
+  /// "siconos" (g + (h/2) ġ_k ≤ 0, Siconos' γ = 1/2 rule). See docs/nonsmooth.md.
+  std::string active_set = "predicted";
+  double contact_margin = 1e-3;           ///< narrowphase reports points with gap ≤ margin [m]
+};
+
+/// Output settings (scene key `output`).
+struct OutputSettings {
+  int every = 0;          ///< write every K steps (0 = use interval)
+  double interval = 0.0;  ///< write every S seconds (0 = use every)
+};
+
+/// The immutable description of a simulation.
+struct Model {
+  std::string name = "scene";
+  Vec3 gravity = Vec3(0, 0, -9.81);  ///< [m/s²]
+  double end_time = 1.0;             ///< [s]
+  double time_step = 1e-3;           ///< h [s]
+  SolverSettings solver;
+  OutputSettings output;
+  std::vector<Material> materials;
+  std::vector<ContactSpec> contacts;
+  std::vector<Body> bodies;
+  std::vector<Shape> shapes;      ///< all shapes, body by body; pose_BS relative to the body frame
+  std::vector<int> shape_body;    ///< (nshapes) owning body of each shape
+  ContactSpec default_contact;    ///< used for material pairs with no `contacts` entry
+
+  /// Index of the contact spec between two materials (or -1 for the default).
+  [[nodiscard]] int contact_spec_index(int material1, int material2) const;
+  /// The contact spec between two bodies' materials.
+  [[nodiscard]] const ContactSpec& contact_spec(int body1, int body2) const;
+  /// Index of a body by name, -1 if none.
+  [[nodiscard]] int body_index(const std::string& name) const;
+};
+
+}  // namespace coulomb

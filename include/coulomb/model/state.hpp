@@ -1,0 +1,47 @@
+#pragma once
+/// @file
+/// The State: what evolves during a run and what a checkpoint holds. Struct of arrays, one entry per
+/// body in model order; positions are those of the centre of mass.
+
+#include <coulomb/math/types.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace coulomb {
+
+struct Model;
+
+/// Identifies a contact point across steps: the two shapes and the feature of the pair.
+struct ContactKey {
+  std::int32_t shape1 = -1;
+  std::int32_t shape2 = -1;
+  std::uint32_t feature = 0;
+  friend auto operator<=>(const ContactKey&, const ContactKey&) = default;
+};
+
+/// What a contact remembers from the previous step.
+enum class ContactStatus : std::uint8_t { separated = 0, sticking = 1, sliding = 2 };
+
+struct ContactMemory {
+  ContactKey key;
+  Vec3 impulse = Vec3::Zero();  ///< last impulse (N, T1, T2) in the contact frame [N s] (warm start)
+  ContactStatus status = ContactStatus::separated;
+};
+
+struct State {
+  double time = 0.0;          ///< [s]
+  std::int64_t step = 0;      ///< steps taken
+  std::vector<Vec3> x_WC;     ///< (nbodies) centre-of-mass position [m]
+  std::vector<Quat> q_WB;     ///< (nbodies) orientation of the body frame
+  std::vector<Vec3> v_WC;     ///< (nbodies) centre-of-mass velocity [m/s]
+  std::vector<Vec3> w_W;      ///< (nbodies) angular velocity in world [rad/s]
+  std::vector<ContactMemory> contacts;  ///< sorted by key
+  double dissipated = 0.0;    ///< cumulative energy removed by contacts [J]
+
+  /// Resizes for the bodies of `model` (identity poses, zero twists).
+  void resize(const Model& model);
+  [[nodiscard]] std::size_t body_count() const { return x_WC.size(); }
+};
+
+}  // namespace coulomb
