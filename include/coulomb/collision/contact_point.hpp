@@ -12,6 +12,9 @@
 
 namespace coulomb {
 
+/// State of a contact: separated, sticking (rolling without slipping), sliding.
+enum class ContactStatus : std::uint8_t { separated = 0, sticking = 1, sliding = 2 };
+
 /// Principal radii of curvature of a surface at a point [m]; +inf for a flat direction.
 /// Convex surfaces have positive radii. `d1` is the unit direction of the first principal radius
 /// (tangent to the surface); the second direction is n × d1.

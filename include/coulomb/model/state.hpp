@@ -3,7 +3,7 @@
 /// The State: what evolves during a run and what a checkpoint holds. Struct of arrays, one entry per
 /// body in model order; positions are those of the centre of mass.
 
-#include <coulomb/math/types.hpp>
+#include <coulomb/collision/contact_point.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -21,8 +21,6 @@ struct ContactKey {
 };
 
 /// What a contact remembers from the previous step.
-enum class ContactStatus : std::uint8_t { separated = 0, sticking = 1, sliding = 2 };
-
 struct ContactMemory {
   ContactKey key;
   Vec3 impulse = Vec3::Zero();  ///< last impulse (N, T1, T2) in the contact frame [N s] (warm start)
