@@ -1,1 +1,190 @@
-// placeholder
+/// @file
+/// Exact solution of the one-contact problem u = W r + q, K* ∋ û ⊥ r ∈ K (W 3×3 SPD).
+///
+/// Case analysis (De Saxcé & Feng 1991; Acary & Brogliato 2008, §13.3):
+///  (i)   take-off r = 0 whenever q_N >= 0: then û = q + [μ‖q_T‖, 0, 0] has û_N >= μ‖q_T‖, so
+///        û ∈ K* and r·û = 0;
+///  (ii)  μ = 0: r = (−q_N / W_NN, 0, 0) (frictionless, u_N = 0);
+///  (iii) stick r = −W⁻¹ q when it lies in K (then u = 0, û = 0);
+///  (iv)  slide: ‖r_T‖ = μ r_N, u_N = 0, r_T = −μ r_N u_T / ‖u_T‖. Solved by a damped Newton
+///        method on the Alart–Curnier function (Armijo line search on ½‖φ‖²); when it does not
+///        reach the tolerance, by a scan and bisection on the slip angle θ with
+///        r = r_N (1, μ cos θ, μ sin θ), r_N = −q_N / (W_N · (1, μ cos θ, μ sin θ)) and the
+///        condition u_T(θ) ∥ −(cos θ, sin θ). The better of the two answers is kept.
+/// The tolerance applies to ‖r − P_K(r − û)‖ / ‖q‖ (contact_error of the one-contact problem).
+/// Nothing here allocates: all arrays are fixed-size.
+
+#include <coulomb/nonsmooth/alart_curnier.hpp>
+#include <coulomb/nonsmooth/solver.hpp>
+
+#include <cmath>
+#include <limits>
+
+namespace coulomb {
+namespace {
+
+constexpr int kNewtonIterations = 40;
+constexpr int kAngleSamples = 96;
+constexpr int kBisections = 80;
+
+// Damped Newton on the Alart–Curnier function from the start r; returns the final residual.
+double newton_alart_curnier(const Block3& w, const Vec3& q, double mu, Vec3& r, double qn,
+                            double tolerance) {
+  const AlartCurnierRho rho = alart_curnier_rho(w);
+  const Mat3 wm = w;
+  Vec3 phi;
+  Mat3 jr;
+  Mat3 ju;
+  Vec3 u = wm * r + q;
+  alart_curnier_function(r, u, mu, rho, phi, &jr, &ju);
+  double merit = 0.5 * phi.squaredNorm();
+  double err = single_contact_residual(w, q, mu, r) / qn;
+  for (int it = 0; it < kNewtonIterations && err > tolerance; ++it) {
+    // Newton direction from the generalised Jacobian J = dφ/dr + dφ/du W.
+    const Mat3 jac = jr + ju * wm;
+    const Vec3 step = jac.colPivHouseholderQr().solve(-phi);
+    if (!step.allFinite()) break;
+    // Armijo backtracking on ½‖φ‖² (sufficient decrease 1e-4 of the Gauss–Newton model).
+    double t = 1.0;
+    bool accepted = false;
+    Vec3 r_try;
+    Vec3 phi_try;
+    while (t > 1e-12) {
+      r_try = r + t * step;
+      u = wm * r_try + q;
+      alart_curnier_function(r_try, u, mu, rho, phi_try, nullptr, nullptr);
+      const double m_try = 0.5 * phi_try.squaredNorm();
+      if (m_try <= (1.0 - 2e-4 * t) * merit) {
+        accepted = true;
+        break;
+      }
+      t *= 0.5;
+    }
+    if (!accepted) break;
+    r = r_try;
+    alart_curnier_function(r, u, mu, rho, phi, &jr, &ju);
+    merit = 0.5 * phi.squaredNorm();
+    err = single_contact_residual(w, q, mu, r) / qn;
+  }
+  return err;
+}
+
+// Slip-angle parametrisation of the sliding case: r(θ) and g(θ) = (cos θ, sin θ) × u_T(θ).
+struct AngleEval {
+  bool valid = false;  // W_N · d(θ) > 0, so that r_N > 0
+  double g = 0.0;      // cross product, zero when u_T is parallel to the slip direction
+  double along = 0.0;  // u_T · (cos θ, sin θ), must be <= 0 (friction opposes sliding)
+  Vec3 r = Vec3::Zero();
+};
+
+AngleEval eval_angle(const Block3& w, const Vec3& q, double mu, double theta) {
+  AngleEval e;
+  const double c = std::cos(theta);
+  const double s = std::sin(theta);
+  const Vec3 d(1.0, mu * c, mu * s);
+  const double a = w.row(0).dot(d);
+  if (!(a > 0.0)) return e;
+  e.valid = true;
+  e.r = (-q[0] / a) * d;
+  const Vec3 u = w * e.r + q;
+  e.g = c * u[2] - s * u[1];
+  e.along = c * u[1] + s * u[2];
+  return e;
+}
+
+// Scan of θ ∈ [0, 2π) and bisection on each sign change of g; keeps the lowest residual.
+double angle_search(const Block3& w, const Vec3& q, double mu, Vec3& best_r, double qn) {
+  double best = std::numeric_limits<double>::infinity();
+  const double h = 2.0 * kPi / kAngleSamples;
+  AngleEval prev = eval_angle(w, q, mu, 0.0);
+  for (int k = 1; k <= kAngleSamples; ++k) {
+    const double th1 = k * h;
+    const AngleEval cur = eval_angle(w, q, mu, th1);
+    if (prev.valid && cur.valid && (prev.g == 0.0 || (prev.g < 0.0) != (cur.g < 0.0))) {
+      // Bisection down to round-off on [θ0, θ1].
+      double lo = th1 - h;
+      double hi = th1;
+      double glo = prev.g;
+      for (int b = 0; b < kBisections; ++b) {
+        const double mid = 0.5 * (lo + hi);
+        if (mid <= lo || mid >= hi) break;
+        const AngleEval m = eval_angle(w, q, mu, mid);
+        if (!m.valid) break;
+        if ((m.g < 0.0) == (glo < 0.0) && m.g != 0.0) {
+          lo = mid;
+          glo = m.g;
+        } else {
+          hi = mid;
+        }
+      }
+      // Both ends of the final bracket are candidates; keep those that oppose the slip.
+      for (const double th : {lo, hi}) {
+        const AngleEval m = eval_angle(w, q, mu, th);
+        if (!m.valid || m.along > 0.0) continue;
+        const double e = single_contact_residual(w, q, mu, m.r) / qn;
+        if (e < best) {
+          best = e;
+          best_r = m.r;
+        }
+      }
+    }
+    prev = cur;
+  }
+  return best;
+}
+
+}  // namespace
+
+bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, double tolerance) {
+  // Non-finite input: no answer.
+  if (!w.allFinite() || !q.allFinite() || !std::isfinite(mu) || mu < 0.0) {
+    r.setConstant(std::numeric_limits<double>::quiet_NaN());
+    return false;
+  }
+  // (i) Take-off.
+  if (q[0] >= 0.0) {
+    r.setZero();
+    return true;
+  }
+  const double qn = q.norm();
+  // (ii) Frictionless: only the normal equation u_N = 0.
+  if (mu == 0.0) {
+    r = Vec3(w(0, 0) > 0.0 ? -q[0] / w(0, 0) : 0.0, 0.0, 0.0);
+    return w(0, 0) > 0.0 && single_contact_residual(w, q, mu, r) / qn <= tolerance;
+  }
+  // (iii) Stick, when W is invertible and −W⁻¹q lies in the cone.
+  const Mat3 wm = w;
+  Mat3 winv;
+  bool invertible = false;
+  double det = 0.0;
+  wm.computeInverseAndDetWithCheck(winv, det, invertible, 0.0);
+  if (invertible) {
+    const Vec3 rs = -winv * q;
+    if (rs.allFinite() && std::hypot(rs[1], rs[2]) <= mu * rs[0]) {
+      r = rs;
+      const double e = single_contact_residual(w, q, mu, r) / qn;
+      if (e <= tolerance) return true;
+    }
+  }
+  // (iv) Slide: Newton from the warm start if it is pressed, else from the normal-only guess.
+  Vec3 r_newton = r;
+  if (!r_newton.allFinite() || !(r_newton[0] > 0.0)) {
+    r_newton = Vec3(w(0, 0) > 0.0 ? -q[0] / w(0, 0) : 0.0, 0.0, 0.0);
+  }
+  const double e_newton = newton_alart_curnier(w, q, mu, r_newton, qn, tolerance);
+  if (e_newton <= tolerance) {
+    r = r_newton;
+    return true;
+  }
+  // Fallback: slip-angle search; keep the better of the two.
+  Vec3 r_angle = Vec3::Zero();
+  const double e_angle = angle_search(w, q, mu, r_angle, qn);
+  if (e_angle < e_newton || !std::isfinite(e_newton)) {
+    r = r_angle;
+    return e_angle <= tolerance;
+  }
+  r = r_newton;
+  return false;
+}
+
+}  // namespace coulomb

@@ -18,6 +18,7 @@ struct SolverOptions {
   double tolerance = 1e-10;   ///< stop when error ≤ tolerance [-]
   int max_iterations = 500;   ///< sweeps
   double over_relaxation = 1.0;  ///< ω in r ← ω r_new + (1 − ω) r_old (1 = plain Gauss–Seidel)
+  double local_tolerance = 1e-14;  ///< tolerance of each exact per-contact solve [-]
 };
 
 struct SolverResult {

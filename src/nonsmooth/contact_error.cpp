@@ -1,0 +1,68 @@
+/// @file
+/// Projection onto the Coulomb cone and the error measure of Acary, Brémond & Huber (2018).
+///
+///   K = {x = (x_N, x_T) : ‖x_T‖ ≤ μ x_N},  polar cone K° = −K* = {μ ‖x_T‖ ≤ −x_N}.
+///   P_K(x) = x on K, 0 on K°, otherwise
+///   P_K(x) = ((x_N + μ‖x_T‖)/(1 + μ²)) · (1, μ x_T/‖x_T‖).
+///
+///   error(r, u) = sqrt(Σ_α ‖r_α − P_K(r_α − u_α − [μ_α ‖u_{T,α}‖, 0, 0])‖²) / ‖q‖
+///
+/// Normalisation: divided by ‖q‖ only when ‖q‖ > DBL_EPSILON, otherwise the absolute value is
+/// returned; this is the rule of Siconos numerics (fc3d_compute_error), so errors computed here and
+/// by Siconos on the FCLIB files are the same quantity.
+
+#include <coulomb/nonsmooth/solver.hpp>
+
+#include <cassert>
+#include <cfloat>
+#include <cmath>
+
+namespace coulomb {
+
+const char* to_string(SolverStatus s) {
+  switch (s) {
+    case SolverStatus::converged:
+      return "converged";
+    case SolverStatus::max_iterations:
+      return "max_iterations";
+    case SolverStatus::non_finite:
+      return "non_finite";
+  }
+  return "unknown";
+}
+
+Vec3 project_on_cone(const Vec3& x, double mu) {
+  const double xn = x[0];
+  const double xt = std::hypot(x[1], x[2]);
+  // Inside K: unchanged.
+  if (xt <= mu * xn) return x;
+  // Inside the polar cone: the apex.
+  if (mu * xt <= -xn) return Vec3::Zero();
+  // Otherwise onto the boundary ray through the tangential direction of x (xt > 0 here).
+  const double pn = (xn + mu * xt) / (1.0 + mu * mu);
+  const double s = mu * pn / xt;
+  return {pn, s * x[1], s * x[2]};
+}
+
+double contact_error(const ContactProblem& problem, const std::vector<Vec3>& r,
+                     const std::vector<Vec3>& u) {
+  const int nc = problem.contact_count;
+  assert(static_cast<int>(r.size()) >= nc && static_cast<int>(u.size()) >= nc);
+  // Natural-map residual of De Saxcé's complementarity, contact by contact.
+  double sum = 0.0;
+  double q2 = 0.0;
+  for (int a = 0; a < nc; ++a) {
+    const double mu = problem.mu[a];
+    const Vec3& ua = u[a];
+    const Vec3 x(r[a][0] - ua[0] - mu * std::hypot(ua[1], ua[2]), r[a][1] - ua[1],
+                 r[a][2] - ua[2]);
+    sum += (r[a] - project_on_cone(x, mu)).squaredNorm();
+    q2 += problem.q[a].squaredNorm();
+  }
+  // Relative to ‖q‖ (absolute when ‖q‖ <= DBL_EPSILON, as Siconos does).
+  const double err = std::sqrt(sum);
+  const double qn = std::sqrt(q2);
+  return qn > DBL_EPSILON ? err / qn : err;
+}
+
+}  // namespace coulomb
