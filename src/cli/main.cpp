@@ -1,1 +1,136 @@
-int main() { return 0; }
+// The `coulomb` program: subcommands run (and, as they land, law, fclib, plot, validate).
+#include <coulomb/io/run.hpp>
+#include <coulomb/scene/scene.hpp>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+
+#include "cli/commands.hpp"
+
+#ifndef COULOMB_VERSION
+#define COULOMB_VERSION "unknown"
+#endif
+
+namespace {
+
+// A progress bar with ETA on stderr, shown only on a terminal and once a run has lasted 1 s.
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO)) {}
+  void update(double fraction) {
+    if (!enabled_) return;
+    const double elapsed = std::chrono::duration<double>(clock::now() - start_).count();
+    if (elapsed < 1.0 && fraction < 1.0) return;
+    if (fraction >= 1.0 && !shown_) return;
+    shown_ = true;
+    const int width = 40;
+    const int filled = static_cast<int>(fraction * width);
+    const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
+    std::fprintf(stderr, "\r[%s%s] %5.1f%%  ETA %6.1f s", std::string(filled, '#').c_str(),
+                 std::string(width - filled, ' ').c_str(), 100.0 * fraction, eta);
+    if (fraction >= 1.0) std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  bool enabled_;
+  bool shown_ = false;
+  clock::time_point start_ = clock::now();
+};
+
+struct RunArgs {
+  std::string scene;
+  std::string out;
+  std::optional<double> end;
+  std::optional<double> dt;
+  bool quiet = false;
+};
+
+int run_command(const RunArgs& args) {
+  coulomb::Scene scene = args.scene.empty()
+                             ? coulomb::load_scene_text(coulomb::builtin_scene_text("default"),
+                                                        "builtin:default")
+                             : coulomb::load_scene_file(args.scene);
+  if (args.end) {
+    if (!(*args.end > 0.0)) throw std::invalid_argument("--end: must be > 0");
+    scene.model.end_time = *args.end;
+  }
+  if (args.dt) {
+    if (!(*args.dt > 0.0)) throw std::invalid_argument("--dt: must be > 0");
+    scene.model.time_step = *args.dt;
+  }
+  coulomb::RunOptions options;
+  options.output_directory =
+      args.out.empty() ? (std::filesystem::path("coulomb-out") / scene.model.name).string() : args.out;
+  options.scene_source = args.scene.empty() ? "builtin:default" : args.scene;
+  ProgressBar bar(!args.quiet);
+  options.progress = [&bar](double f) { bar.update(f); };
+  const coulomb::RunResult result = coulomb::run(scene.model, scene.state, options);
+  if (!args.quiet) {
+    const auto& st = result.solver;
+    fmt::print("coulomb {}: scene '{}', {} steps of {} s to t = {} s in {:.3f} s\n", COULOMB_VERSION,
+               scene.model.name, result.steps, scene.model.time_step, scene.state.time,
+               result.wall_time_s);
+    fmt::print("solver: {} solves, worst error {:.3g}, mean {:.3g} iterations, {} not converged\n",
+               st.solves, st.worst_error, st.mean_iterations, st.not_converged);
+    for (std::size_t b = 0; b < scene.model.bodies.size(); ++b) {
+      if (scene.model.bodies[b].fixed) continue;
+      const auto& x = scene.state.x_WC[b];
+      const auto& v = scene.state.v_WC[b];
+      fmt::print("  {}: position ({:.6g}, {:.6g}, {:.6g}) m, velocity ({:.6g}, {:.6g}, {:.6g}) m/s\n",
+                 scene.model.bodies[b].name, x.x(), x.y(), x.z(), v.x(), v.y(), v.z());
+    }
+    fmt::print("results: {}/ (trajectory.csv, contacts.csv, energy.csv, summary.json)\n",
+               result.output_directory);
+  }
+  if (!result.finite) {
+    fmt::print(stderr, "error: the state became non-finite at t = {} s; outputs hold the run up to there\n",
+               scene.state.time);
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"coulomb: rigid bodies in frictional contact, with every classical contact law"};
+  app.set_version_flag("--version", std::string("coulomb ") + COULOMB_VERSION);
+  app.require_subcommand(1);
+
+  RunArgs run_args;
+  CLI::App* run = app.add_subcommand("run", "Run a scene (default: the built-in default scene)");
+  run->add_option("scene", run_args.scene, "Scene file (YAML or JSON)");
+  run->add_option("--out", run_args.out, "Output folder (default: coulomb-out/<scene name>/)");
+  run->add_option("--end", run_args.end, "End time [s] (overrides the scene)");
+  run->add_option("--dt", run_args.dt, "Time step [s] (overrides the scene)");
+  run->add_flag("--quiet,-q", run_args.quiet, "No summary, no progress bar");
+
+  coulomb::cli::add_commands(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  try {
+    if (*run) return run_command(run_args);
+    return coulomb::cli::dispatch(app);
+  } catch (const coulomb::SceneError& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 1;
+  }
+}

@@ -1,1 +1,162 @@
-// placeholder
+// CSV outputs written through temporary files (see coulomb/io/output.hpp).
+#include <coulomb/io/output.hpp>
+#include <coulomb/world/world.hpp>
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+
+namespace coulomb {
+
+namespace fs = std::filesystem;
+
+const char* status_name(ContactStatus s) {
+  switch (s) {
+    case ContactStatus::separated: return "separated";
+    case ContactStatus::sticking: return "sticking";
+    case ContactStatus::sliding: return "sliding";
+  }
+  return "?";
+}
+
+struct OutputWriter::File {
+  std::string final_path;
+  std::string temp_path;
+  std::FILE* f = nullptr;
+};
+
+namespace {
+
+constexpr const char* kTempSuffix = ".partial";
+
+// Shortest representation that reads back to the same double (bit-identical round trip).
+void append(std::string& out, double x) { fmt::format_to(std::back_inserter(out), "{}", x); }
+
+void append_vec(std::string& out, const Vec3& v) {
+  for (int i = 0; i < 3; ++i) {
+    out.push_back(',');
+    append(out, v[i]);
+  }
+}
+
+}  // namespace
+
+OutputWriter::OutputWriter(const Model& /*model*/, std::string directory)
+    : directory_(std::move(directory)) {
+  std::error_code ec;
+  fs::create_directories(directory_, ec);
+  if (ec) throw std::runtime_error(fmt::format("{}: cannot create the output folder: {}", directory_, ec.message()));
+  const char* names[] = {"trajectory.csv", "contacts.csv", "energy.csv", "summary.json"};
+  const char* headers[] = {kTrajectoryHeader, kContactsHeader, kEnergyHeader, nullptr};
+  for (int i = 0; i < 4; ++i) {
+    auto file = std::make_unique<File>();
+    file->final_path = (fs::path(directory_) / names[i]).string();
+    file->temp_path = file->final_path + kTempSuffix;
+    file->f = std::fopen(file->temp_path.c_str(), "wb");
+    if (!file->f)
+      throw std::runtime_error(fmt::format("{}: cannot write: {}", file->temp_path, std::strerror(errno)));
+    if (headers[i]) std::fprintf(file->f, "%s\n", headers[i]);
+    files_.push_back(std::move(file));
+  }
+}
+
+OutputWriter::~OutputWriter() {
+  if (committed_) return;
+  // An interrupted or failed run: remove what would look like output.
+  for (auto& file : files_) {
+    if (file->f) std::fclose(file->f);
+    std::error_code ec;
+    fs::remove(file->temp_path, ec);
+  }
+  for (const auto& name : extra_) {
+    std::error_code ec;
+    fs::remove(fs::path(directory_) / (name + kTempSuffix), ec);
+  }
+}
+
+std::string OutputWriter::temporary_path(const std::string& name) {
+  extra_.push_back(name);
+  return (fs::path(directory_) / (name + kTempSuffix)).string();
+}
+
+void OutputWriter::write_frame(const Model& model, const State& state, const Workspace& ws,
+                               bool with_contacts) {
+  // trajectory.csv: one row per body, centre of mass, body-frame orientation.
+  buffer_.clear();
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    append(buffer_, state.time);
+    buffer_.push_back(',');
+    buffer_ += model.bodies[b].name;
+    append_vec(buffer_, state.x_WC[b]);
+    const Quat& q = state.q_WB[b];
+    for (double c : {q.w(), q.x(), q.y(), q.z()}) {
+      buffer_.push_back(',');
+      append(buffer_, c);
+    }
+    append_vec(buffer_, state.v_WC[b]);
+    append_vec(buffer_, state.w_W[b]);
+    buffer_.push_back('\n');
+  }
+  std::fwrite(buffer_.data(), 1, buffer_.size(), files_[0]->f);
+
+  // contacts.csv: every point of the last step, forces as impulse / h in the contact frame.
+  if (with_contacts) {
+    buffer_.clear();
+    const double inv_h = 1.0 / model.time_step;
+    for (std::size_t k = 0; k < ws.points.size() && k < ws.impulse.size(); ++k) {
+      const ContactPoint& c = ws.points[k];
+      append(buffer_, state.time);
+      buffer_.push_back(',');
+      buffer_ += model.bodies[c.body1].name;
+      buffer_.push_back(',');
+      buffer_ += model.bodies[c.body2].name;
+      append_vec(buffer_, c.point());
+      append_vec(buffer_, c.n_W);
+      buffer_.push_back(',');
+      append(buffer_, c.gap);
+      const Vec3& r = ws.impulse[k];
+      append_vec(buffer_, Vec3(r.x() * inv_h, r.y() * inv_h, r.z() * inv_h));
+      append_vec(buffer_, Vec3::Zero());  // moments: no moment law in this formulation yet
+      append_vec(buffer_, ws.u_end[k]);
+      const Vec3& w = ws.w_rel_end[k];
+      append_vec(buffer_, Vec3(w.dot(c.n_W), w.dot(c.t1_W), w.dot(c.t2_W)));
+      buffer_.push_back(',');
+      buffer_ += status_name(ws.status[k]);
+      buffer_.push_back('\n');
+    }
+    std::fwrite(buffer_.data(), 1, buffer_.size(), files_[1]->f);
+  }
+
+  // energy.csv
+  const Energy e = energy(model, state);
+  buffer_.clear();
+  append(buffer_, state.time);
+  for (double x : {e.kinetic, e.potential, state.dissipated, e.kinetic + e.potential + state.dissipated}) {
+    buffer_.push_back(',');
+    append(buffer_, x);
+  }
+  buffer_.push_back('\n');
+  std::fwrite(buffer_.data(), 1, buffer_.size(), files_[2]->f);
+}
+
+void OutputWriter::commit(const std::string& summary_json) {
+  std::fwrite(summary_json.data(), 1, summary_json.size(), files_[3]->f);
+  std::fputc('\n', files_[3]->f);
+  for (auto& file : files_) {
+    const bool ok = std::fflush(file->f) == 0 && !std::ferror(file->f);
+    std::fclose(file->f);
+    file->f = nullptr;
+    if (!ok) throw std::runtime_error(fmt::format("{}: write failed", file->temp_path));
+  }
+  for (auto& file : files_) fs::rename(file->temp_path, file->final_path);
+  for (const auto& name : extra_) {
+    const fs::path temp = fs::path(directory_) / (name + kTempSuffix);
+    if (fs::exists(temp)) fs::rename(temp, fs::path(directory_) / name);
+  }
+  committed_ = true;
+}
+
+}  // namespace coulomb

@@ -1,1 +1,88 @@
-// placeholder
+// The step pipeline: an ordered list of named, timed stages (see stages/stages.hpp).
+#include <coulomb/world/world.hpp>
+
+#include <chrono>
+
+#include "stages/stages.hpp"
+
+namespace coulomb {
+
+std::string_view stage_name(Stage s) {
+  switch (s) {
+    case Stage::broadphase: return "broadphase";
+    case Stage::narrowphase: return "narrowphase";
+    case Stage::kinematics: return "kinematics";
+    case Stage::assemble: return "assemble";
+    case Stage::solve: return "solve";
+    case Stage::integrate: return "integrate";
+    case Stage::count: break;
+  }
+  return "?";
+}
+
+void prepare(const Model& model, Workspace& ws) {
+  const std::size_t nbodies = model.bodies.size();
+  const std::size_t nshapes = model.shapes.size();
+  ws.X_WS.resize(nshapes);
+  ws.aabbs.resize(nshapes);
+  ws.shape_fixed.resize(nshapes);
+  for (std::size_t s = 0; s < nshapes; ++s)
+    ws.shape_fixed[s] = model.bodies[model.shape_body[s]].fixed ? 1 : 0;
+  ws.v_free.resize(nbodies);
+  ws.omega_free_B.resize(nbodies);
+  ws.w_free.resize(nbodies);
+  ws.inv_inertia_W.resize(nbodies);
+  ws.inv_inertia_B.resize(nbodies);
+  ws.impulse_force.resize(nbodies);
+  ws.impulse_torque.resize(nbodies);
+  for (std::size_t b = 0; b < nbodies; ++b)
+    ws.inv_inertia_B[b] = model.bodies[b].fixed ? Mat3::Zero() : Mat3(model.bodies[b].inertia_B.inverse());
+  // Contact spec per (material, material), the default material mapped to the last index.
+  const int nm = static_cast<int>(model.materials.size());
+  ws.material_count = nm;
+  ws.spec_of_materials.assign(static_cast<std::size_t>((nm + 1) * (nm + 1)), -1);
+  for (int a = 0; a <= nm; ++a)
+    for (int b = 0; b <= nm; ++b)
+      ws.spec_of_materials[a * (nm + 1) + b] =
+          model.contact_spec_index(a == nm ? -1 : a, b == nm ? -1 : b);
+  ws.prepared = true;
+}
+
+const StepReport& step(const Model& model, State& state, Workspace& ws) {
+  if (!ws.prepared) prepare(model, ws);
+  using clock = std::chrono::steady_clock;
+  auto timed = [&ws](Stage s, auto&& fn) {
+    const auto t0 = clock::now();
+    fn();
+    ws.profile.seconds[static_cast<std::size_t>(s)] +=
+        std::chrono::duration<double>(clock::now() - t0).count();
+  };
+  timed(Stage::broadphase, [&] { stages::broadphase(model, state, ws); });
+  timed(Stage::narrowphase, [&] { stages::narrowphase(model, state, ws); });
+  timed(Stage::kinematics, [&] { stages::kinematics(model, state, ws); });
+  timed(Stage::assemble, [&] { stages::assemble(model, state, ws); });
+  timed(Stage::solve, [&] { stages::solve(model, state, ws); });
+  timed(Stage::integrate, [&] { stages::integrate(model, state, ws); });
+  ++ws.profile.steps;
+  return ws.report;
+}
+
+Energy energy(const Model& model, const State& state) {
+  Energy e;
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    if (body.fixed) continue;
+    const Vec3 omega_B = state.q_WB[b].conjugate() * state.w_W[b];
+    e.kinetic += 0.5 * body.mass * state.v_WC[b].squaredNorm() +
+                 0.5 * omega_B.dot(body.inertia_B * omega_B);
+    e.potential -= body.mass * model.gravity.dot(state.x_WC[b]);
+  }
+  return e;
+}
+
+Pose body_pose(const Model& model, const State& state, int body) {
+  const Quat& q = state.q_WB[body];
+  return Pose{state.x_WC[body] - q * model.bodies[body].com_B, q};
+}
+
+}  // namespace coulomb

@@ -1,0 +1,47 @@
+#pragma once
+/// @file
+/// Running a model to its end time with outputs and a summary: what `coulomb run` does.
+
+#include <coulomb/model/model.hpp>
+#include <coulomb/model/state.hpp>
+#include <coulomb/world/workspace.hpp>
+
+#include <functional>
+#include <string>
+
+namespace coulomb {
+
+/// Solver statistics over a run.
+struct SolverStatistics {
+  std::int64_t solves = 0;           ///< steps with at least one active contact
+  std::int64_t not_converged = 0;    ///< solves that hit the iteration cap or went non-finite
+  double worst_error = 0.0;
+  double mean_error = 0.0;
+  std::int64_t max_iterations = 0;
+  double mean_iterations = 0.0;
+  double first_not_converged_time = -1.0;  ///< [s], −1 if none
+  void add(const SolverResult& r, double time);
+};
+
+struct RunOptions {
+  std::string output_directory;           ///< empty: no files
+  std::function<void(double fraction)> progress;  ///< called now and then with t/t_end
+  std::string scene_source;               ///< the scene file ("builtin:NAME" for built-ins)
+  bool write_replay = true;
+};
+
+struct RunResult {
+  std::int64_t steps = 0;
+  double wall_time_s = 0.0;
+  SolverStatistics solver;
+  bool finite = true;               ///< false: the run stopped on a non-finite state
+  std::string output_directory;
+  std::string summary_json;
+};
+
+/// Steps `state` from its time to model.end_time, writing outputs at the times set by
+/// model.output. Throws std::runtime_error on I/O errors; a non-finite state stops the run
+/// (result.finite = false), with the files committed up to that point.
+RunResult run(const Model& model, State& state, const RunOptions& options);
+
+}  // namespace coulomb

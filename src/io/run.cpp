@@ -1,0 +1,150 @@
+// Running a model to its end time: stepping, output times, statistics, summary.json.
+#include <coulomb/io/output.hpp>
+#include <coulomb/io/run.hpp>
+#include <coulomb/world/world.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#ifndef COULOMB_VERSION
+#define COULOMB_VERSION "unknown"
+#endif
+
+namespace coulomb {
+
+void SolverStatistics::add(const SolverResult& r, double time) {
+  ++solves;
+  if (r.status != SolverStatus::converged) {
+    ++not_converged;
+    if (first_not_converged_time < 0.0) first_not_converged_time = time;
+  }
+  worst_error = std::max(worst_error, r.error);
+  mean_error += (r.error - mean_error) / static_cast<double>(solves);
+  max_iterations = std::max<std::int64_t>(max_iterations, r.iterations);
+  mean_iterations += (r.iterations - mean_iterations) / static_cast<double>(solves);
+}
+
+namespace {
+
+// Decides the output times: every K steps, or the step nearest each multiple of S seconds.
+class OutputClock {
+ public:
+  OutputClock(const Model& model, double t0)
+      : every_(model.output.every), interval_(model.output.interval), h_(model.time_step) {
+    if (every_ <= 0 && interval_ <= 0.0) every_ = 1;
+    next_ = t0 + interval_;
+  }
+  bool due(const State& state) {
+    if (every_ > 0) return state.step % every_ == 0;
+    if (state.time + 0.5 * h_ < next_) return false;
+    while (next_ <= state.time + 0.5 * h_) next_ += interval_;
+    return true;
+  }
+
+ private:
+  std::int64_t every_;
+  double interval_;
+  double h_;
+  double next_ = 0.0;
+};
+
+nlohmann::json vec_json(const Vec3& v) { return nlohmann::json::array({v.x(), v.y(), v.z()}); }
+
+std::string summary(const Model& model, const State& state, const Workspace& ws,
+                    const RunOptions& options, const RunResult& result, double initial_total) {
+  using nlohmann::json;
+  json j;
+  j["scene"] = model.name;
+  j["source"] = options.scene_source;
+  j["version"] = COULOMB_VERSION;
+  j["formulation"] = model.solver.formulation;
+  j["time_step"] = model.time_step;
+  j["end_time"] = state.time;
+  j["steps"] = result.steps;
+  j["wall_time_s"] = result.wall_time_s;
+  j["finite"] = result.finite;
+  json stages = json::object();
+  for (std::size_t s = 0; s < kStageCount; ++s)
+    stages[std::string(stage_name(static_cast<Stage>(s)))] = ws.profile.seconds[s];
+  j["stage_times_s"] = stages;
+  const SolverStatistics& st = result.solver;
+  j["solver"] = {{"name", "nsgs"},
+                 {"tolerance", model.solver.tolerance},
+                 {"max_iterations_setting", model.solver.max_iterations},
+                 {"solves", st.solves},
+                 {"not_converged", st.not_converged},
+                 {"first_not_converged_time", st.first_not_converged_time},
+                 {"worst_error", st.worst_error},
+                 {"mean_error", st.mean_error},
+                 {"max_iterations", st.max_iterations},
+                 {"mean_iterations", st.mean_iterations}};
+  const Energy e = energy(model, state);
+  const double total = e.kinetic + e.potential + state.dissipated;
+  j["energy"] = {{"kinetic", e.kinetic},
+                 {"potential", e.potential},
+                 {"dissipated", state.dissipated},
+                 {"total", total},
+                 {"initial_total", initial_total},
+                 {"drift", total - initial_total}};
+  json bodies = json::array();
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const Quat& q = state.q_WB[b];
+    bodies.push_back({{"name", model.bodies[b].name},
+                      {"position", vec_json(state.x_WC[b])},
+                      {"orientation", json::array({q.w(), q.x(), q.y(), q.z()})},
+                      {"velocity", vec_json(state.v_WC[b])},
+                      {"angular_velocity", vec_json(state.w_W[b])}});
+  }
+  j["final_state"] = {{"time", state.time}, {"bodies", bodies}};
+  return j.dump(2);
+}
+
+}  // namespace
+
+RunResult run(const Model& model, State& state, const RunOptions& options) {
+  using clock = std::chrono::steady_clock;
+  const auto start = clock::now();
+  RunResult result;
+  Workspace ws;
+  prepare(model, ws);
+
+  std::unique_ptr<OutputWriter> writer;
+  if (!options.output_directory.empty()) {
+    writer = std::make_unique<OutputWriter>(model, options.output_directory);
+    result.output_directory = writer->directory();
+  }
+  const Energy e0 = energy(model, state);
+  const double initial_total = e0.kinetic + e0.potential + state.dissipated;
+  OutputClock clock_out(model, state.time);
+  if (writer) writer->write_frame(model, state, ws, false);
+
+  // Step to the end time (the last step may end up to h/2 past it: steps are whole).
+  const double h = model.time_step;
+  const double t0 = state.time;
+  const auto total_steps = static_cast<std::int64_t>(std::llround((model.end_time - t0) / h));
+  for (std::int64_t n = 0; n < total_steps; ++n) {
+    const StepReport& report = step(model, state, ws);
+    ++result.steps;
+    if (report.active_contacts > 0) result.solver.add(report.solver, state.time);
+    if (!report.finite) {
+      result.finite = false;
+      if (writer) writer->write_frame(model, state, ws, true);
+      break;
+    }
+    if (writer && (clock_out.due(state) || n + 1 == total_steps))
+      writer->write_frame(model, state, ws, true);
+    if (options.progress && (n & 255) == 0)
+      options.progress(static_cast<double>(n + 1) / static_cast<double>(total_steps));
+  }
+  if (options.progress) options.progress(1.0);
+  result.wall_time_s = std::chrono::duration<double>(clock::now() - start).count();
+  result.summary_json = summary(model, state, ws, options, result, initial_total);
+  if (writer) writer->commit(result.summary_json);
+  return result;
+}
+
+}  // namespace coulomb

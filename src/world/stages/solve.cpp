@@ -1,0 +1,31 @@
+// Stage 5: the frictional contact solve, warm-started from the contact memory of the last step.
+#include <algorithm>
+
+#include "stages/stages.hpp"
+
+namespace coulomb::stages {
+
+void solve(const Model& model, const State& state, Workspace& ws) {
+  const std::size_t nactive = ws.active.size();
+  ws.r.resize(nactive);
+  ws.u.resize(nactive);
+  if (nactive == 0) {
+    ws.report.solver = SolverResult{};
+    return;
+  }
+  // Warm start: the last impulse of the same contact (same shapes and feature), else zero.
+  for (std::size_t i = 0; i < nactive; ++i) {
+    const ContactPoint& c = ws.points[ws.active[i]];
+    const ContactKey key{c.shape1, c.shape2, c.feature};
+    const auto it = std::lower_bound(
+        state.contacts.begin(), state.contacts.end(), key,
+        [](const ContactMemory& m, const ContactKey& k) { return m.key < k; });
+    ws.r[i] = (it != state.contacts.end() && it->key == key) ? it->impulse : Vec3::Zero();
+  }
+  SolverOptions options;
+  options.tolerance = model.solver.tolerance;
+  options.max_iterations = model.solver.max_iterations;
+  ws.report.solver = solve_nsgs(ws.problem, ws.r, ws.u, options, ws.solver);
+}
+
+}  // namespace coulomb::stages
