@@ -1,1 +1,142 @@
-// placeholder
+/// @file
+/// Model look-ups (contact spec by material pair, body and material by name), the output stride,
+/// and the invariant checks of `Model::finalize()`.
+
+#include <coulomb/model/model.hpp>
+
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace coulomb {
+
+namespace {
+
+bool finite(const Vec3& v) { return v.allFinite(); }
+
+[[noreturn]] void invalid(const std::string& what) {
+  throw std::invalid_argument("Model::finalize: " + what);
+}
+
+}  // namespace
+
+// Linear search over the contacts: the list is short and the search allocates nothing.
+int Model::contact_spec_index(int material1, int material2) const {
+  if (material1 < 0 || material2 < 0) return -1;
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const ContactSpec& c = contacts[i];
+    if ((c.material1 == material1 && c.material2 == material2) ||
+        (c.material1 == material2 && c.material2 == material1)) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+const ContactSpec& Model::contact_spec(int body1, int body2) const {
+  const int i = contact_spec_index(bodies[static_cast<std::size_t>(body1)].material,
+                                   bodies[static_cast<std::size_t>(body2)].material);
+  return i < 0 ? default_contact : contacts[static_cast<std::size_t>(i)];
+}
+
+int Model::body_index(const std::string& name) const {
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    if (bodies[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Model::material_index(const std::string& name) const {
+  for (std::size_t i = 0; i < materials.size(); ++i) {
+    if (materials[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::int64_t Model::output_stride() const {
+  if (output.every > 0) return output.every;
+  if (output.interval > 0.0 && time_step > 0.0) {
+    return std::max<std::int64_t>(1, std::llround(output.interval / time_step));
+  }
+  return 1;
+}
+
+bool is_physical_inertia(const Mat3& inertia, std::string* why) {
+  auto fail = [why](const char* text) {
+    if (why != nullptr) *why = text;
+    return false;
+  };
+  if (!inertia.allFinite()) return fail("the inertia has non-finite entries");
+  // Symmetry, relative to the largest entry.
+  const double scale = inertia.cwiseAbs().maxCoeff();
+  if (scale == 0.0) return fail("the inertia is zero");
+  if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() > 1e-9 * scale) {
+    return fail("the inertia matrix is not symmetric");
+  }
+  // Principal moments (ascending) of the symmetric part.
+  const Mat3 sym = 0.5 * (inertia + inertia.transpose());
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(sym, Eigen::EigenvaluesOnly);
+  const Vec3 p = eig.eigenvalues();
+  if (p(0) <= 0.0) return fail("the inertia is not positive definite (a principal moment is <= 0)");
+  // Triangle inequality: the largest moment is at most the sum of the two others.
+  if (p(0) + p(1) - p(2) < -1e-9 * (p(0) + p(1) + p(2))) {
+    return fail("the principal moments violate the triangle inequality I1 + I2 >= I3");
+  }
+  return true;
+}
+
+void Model::finalize() {
+  // Settings.
+  if (!(time_step > 0.0) || !std::isfinite(time_step)) invalid("time_step must be > 0");
+  if (!(end_time > 0.0) || !std::isfinite(end_time)) invalid("end_time must be > 0");
+  if (!finite(gravity)) invalid("gravity must be finite");
+  const int nmat = static_cast<int>(materials.size());
+  auto check_material = [nmat](int m, const std::string& who) {
+    if (m < -1 || m >= nmat) invalid(who + " has material index " + std::to_string(m) +
+                                     " out of range [-1, " + std::to_string(nmat) + ")");
+  };
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const std::string who = "contacts[" + std::to_string(i) + "]";
+    if (contacts[i].material1 < 0 || contacts[i].material2 < 0) {
+      invalid(who + " must name two materials");
+    }
+    check_material(contacts[i].material1, who);
+    check_material(contacts[i].material2, who);
+  }
+  // Bodies: contiguous shape ranges in body order, physical mass properties.
+  int next_shape = 0;
+  shape_body.assign(shapes.size(), -1);
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    const Body& body = bodies[b];
+    const std::string who = "body '" + body.name + "'";
+    check_material(body.material, who);
+    if (body.first_shape != next_shape || body.shape_count < 0 ||
+        body.first_shape + body.shape_count > static_cast<int>(shapes.size())) {
+      invalid(who + " has shapes [" + std::to_string(body.first_shape) + ", " +
+              std::to_string(body.first_shape + body.shape_count) +
+              ") but shapes must be stored body by body, the next one starting at " +
+              std::to_string(next_shape));
+    }
+    for (int s = body.first_shape; s < body.first_shape + body.shape_count; ++s) {
+      shape_body[static_cast<std::size_t>(s)] = static_cast<int>(b);
+      if (!body.fixed && shapes[static_cast<std::size_t>(s)].kind() == ShapeKind::plane) {
+        invalid(who + " is not fixed but has a plane (planes are unbounded: only fixed bodies)");
+      }
+    }
+    next_shape += body.shape_count;
+    if (!finite(body.com_B)) invalid(who + " has a non-finite centre of mass");
+    if (body.fixed) continue;
+    if (!(body.mass > 0.0) || !std::isfinite(body.mass)) invalid(who + " must have mass > 0");
+    std::string why;
+    if (!is_physical_inertia(body.inertia_B, &why)) invalid(who + ": " + why);
+  }
+  if (next_shape != static_cast<int>(shapes.size())) {
+    invalid("shapes " + std::to_string(next_shape) + ".." + std::to_string(shapes.size()) +
+            " belong to no body");
+  }
+}
+
+}  // namespace coulomb

@@ -1,1 +1,29 @@
-// placeholder
+/// @file
+/// State sizing and the body-frame pose helper.
+
+#include <coulomb/model/model.hpp>
+#include <coulomb/model/state.hpp>
+
+namespace coulomb {
+
+void State::resize(const Model& model) {
+  const std::size_t n = model.bodies.size();
+  time = 0.0;
+  step = 0;
+  // Body frames at the origin: the centre of mass sits at com_B.
+  x_WC.resize(n);
+  for (std::size_t i = 0; i < n; ++i) x_WC[i] = model.bodies[i].com_B;
+  q_WB.assign(n, Quat::Identity());
+  v_WC.assign(n, Vec3::Zero());
+  w_W.assign(n, Vec3::Zero());
+  contacts.clear();
+  dissipated = 0.0;
+}
+
+Pose body_frame_pose(const Model& model, const State& state, int body) {
+  const auto b = static_cast<std::size_t>(body);
+  const Quat& q = state.q_WB[b];
+  return Pose{state.x_WC[b] - q * model.bodies[b].com_B, q};
+}
+
+}  // namespace coulomb

@@ -114,6 +114,25 @@ struct Model {
   [[nodiscard]] const ContactSpec& contact_spec(int body1, int body2) const;
   /// Index of a body by name, -1 if none.
   [[nodiscard]] int body_index(const std::string& name) const;
+  /// Index of a material by name, -1 if none.
+  [[nodiscard]] int material_index(const std::string& name) const;
+
+  /// Output stride in steps: `output.every` if > 0, else max(1, round(output.interval / time_step))
+  /// if the interval is > 0, else 1 (every step).
+  [[nodiscard]] std::int64_t output_stride() const;
+
+  /// Checks the invariants of a model built from code and fills `shape_body` from the bodies'
+  /// shape ranges. Throws std::invalid_argument saying what is wrong: shape ranges not contiguous
+  /// in body order, a free body with mass <= 0 or an inertia that is not symmetric positive
+  /// definite, a plane on a free body, material or contact indices out of range, h <= 0,
+  /// end time <= 0, non-finite values. The scene loader calls it last.
+  void finalize();
 };
+
+/// True if the symmetric matrix `inertia` [kg m²] is a physical inertia tensor: symmetric (to a
+/// relative 1e-9), positive definite, and its principal moments satisfy the triangle inequality
+/// I_a + I_b >= I_c (to a relative 1e-9 of the trace, so that thin plates and rods pass).
+/// When false, `why` (if non-null) receives a sentence saying which condition fails.
+[[nodiscard]] bool is_physical_inertia(const Mat3& inertia, std::string* why = nullptr);
 
 }  // namespace coulomb

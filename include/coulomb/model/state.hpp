@@ -37,9 +37,14 @@ struct State {
   std::vector<ContactMemory> contacts;  ///< sorted by key
   double dissipated = 0.0;    ///< cumulative energy removed by contacts [J]
 
-  /// Resizes for the bodies of `model` (identity poses, zero twists).
+  /// Resizes for the bodies of `model`: every body frame at the world origin with identity
+  /// orientation (so x_WC = com_B), zero twists; time, step, contact memory and dissipated energy
+  /// are reset.
   void resize(const Model& model);
   [[nodiscard]] std::size_t body_count() const { return x_WC.size(); }
 };
+
+/// Pose of the body frame B of body `body` in the world: q = q_WB, p = x_WC − R_WB com_B.
+[[nodiscard]] Pose body_frame_pose(const Model& model, const State& state, int body);
 
 }  // namespace coulomb

@@ -1,0 +1,72 @@
+#pragma once
+/// @file
+/// Scene files: YAML (or JSON, which yaml-cpp also reads) → a validated Model and its initial State.
+///
+/// The format, every key with its unit, default and valid range, is documented in
+/// docs/scene-format.md. Every problem in a file (YAML syntax, unknown key, wrong type, missing key,
+/// value out of range, inconsistent body, ...) is reported by throwing SceneError, whose what() is
+/// one line
+///
+///     FILE:LINE:COL: error: MESSAGE
+///
+/// with 1-based LINE and COL of the offending node (the key itself for unknown or duplicate keys,
+/// the map for a missing key, the value otherwise). MESSAGE names the key and says what is valid.
+///
+/// Conventions (DESIGN §1): SI units; quaternions (w, x, y, z) body→world, normalised on load;
+/// `velocity` is that of the centre of mass, `angular_velocity` is in the world frame;
+/// State::x_WC holds the centre-of-mass position (p_WB + R_WB com_B).
+
+#include <coulomb/model/model.hpp>
+#include <coulomb/model/state.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace coulomb {
+
+/// A loaded scene: the model, its initial state, and where it came from.
+struct Scene {
+  Model model;
+  State state;
+  std::string source;  ///< the full text of the scene as read (for outputs that embed it)
+  std::string file;    ///< the name used as FILE in error messages (path, or "builtin:NAME")
+};
+
+/// An error in a scene file, located at a 1-based line and column.
+class SceneError : public std::runtime_error {
+ public:
+  /// what() becomes "file:line:column: error: message".
+  SceneError(std::string file, int line, int column, std::string message);
+
+  [[nodiscard]] const std::string& file() const { return file_; }
+  [[nodiscard]] int line() const { return line_; }      ///< 1-based
+  [[nodiscard]] int column() const { return column_; }  ///< 1-based
+  [[nodiscard]] const std::string& message() const { return message_; }
+
+ private:
+  std::string file_;
+  int line_;
+  int column_;
+  std::string message_;
+};
+
+/// Loads a scene file (YAML or JSON). Throws SceneError (also when the file cannot be read).
+[[nodiscard]] Scene load_scene_file(const std::string& path);
+
+/// Loads a scene from text; `name` is used as FILE in error messages.
+[[nodiscard]] Scene load_scene_text(std::string_view text, const std::string& name);
+
+/// The text of a built-in scene, embedded in the library at build time from scenes/*.yaml (the name
+/// is the file stem, e.g. "billiard"); "default" is "billiard". Throws std::invalid_argument for an
+/// unknown name, listing the valid ones.
+[[nodiscard]] std::string_view builtin_scene_text(std::string_view name);
+
+/// Names of the built-in scenes, sorted (without the alias "default").
+[[nodiscard]] std::vector<std::string_view> builtin_scene_names();
+
+/// Loads a built-in scene; FILE in error messages is "builtin:NAME".
+[[nodiscard]] Scene load_builtin_scene(std::string_view name);
+
+}  // namespace coulomb
