@@ -1,6 +1,7 @@
 // The step pipeline: an ordered list of named, timed stages (see stages/stages.hpp).
 #include <coulomb/world/world.hpp>
 
+#include <algorithm>
 #include <chrono>
 
 #include "stages/stages.hpp"
@@ -26,8 +27,21 @@ void prepare(const Model& model, Workspace& ws) {
   ws.X_WS.resize(nshapes);
   ws.aabbs.resize(nshapes);
   ws.shape_fixed.resize(nshapes);
-  for (std::size_t s = 0; s < nshapes; ++s)
-    ws.shape_fixed[s] = model.bodies[model.shape_body[s]].fixed ? 1 : 0;
+  ws.shape_reach.resize(nshapes);
+  ws.shape_sweep.assign(nshapes, 0.0);
+  for (std::size_t s = 0; s < nshapes; ++s) {
+    const Body& body = model.bodies[model.shape_body[s]];
+    ws.shape_fixed[s] = body.fixed ? 1 : 0;
+    // Reach: farthest corner of the shape's AABB in the body frame from the centre of mass.
+    const Aabb box = compute_aabb(model.shapes[s].geometry, model.shapes[s].pose_BS, 0.0);
+    double reach = 0.0;
+    for (int corner = 0; corner < 8; ++corner) {
+      const Vec3 p((corner & 1) ? box.hi.x() : box.lo.x(), (corner & 2) ? box.hi.y() : box.lo.y(),
+                   (corner & 4) ? box.hi.z() : box.lo.z());
+      reach = std::max(reach, (p - body.com_B).norm());
+    }
+    ws.shape_reach[s] = reach;
+  }
   ws.v_free.resize(nbodies);
   ws.omega_free_B.resize(nbodies);
   ws.w_free.resize(nbodies);

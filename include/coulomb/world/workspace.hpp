@@ -55,6 +55,8 @@ struct Workspace {
   std::vector<Pose> X_WS;              ///< (nshapes) shape poses
   std::vector<Aabb> aabbs;             ///< (nshapes)
   std::vector<std::uint8_t> shape_fixed;  ///< (nshapes)
+  std::vector<double> shape_reach;     ///< (nshapes) farthest distance of the shape from its body's centre of mass [m] (inf: unbounded)
+  std::vector<double> shape_sweep;     ///< (nshapes) bound on how far the shape's surface moves in one step [m]
   Broadphase broadphase;
   std::vector<ShapePair> pairs;        ///< (npairs) broadphase output
 

@@ -1,4 +1,6 @@
 // Stage 1: shape poses in the world, bounding boxes, candidate pairs.
+#include <cmath>
+
 #include "stages/stages.hpp"
 
 namespace coulomb::stages {
@@ -6,12 +8,18 @@ namespace coulomb::stages {
 void broadphase(const Model& model, const State& state, Workspace& ws) {
   const double margin = model.solver.contact_margin;
   const std::size_t nshapes = model.shapes.size();
-  // World pose and AABB of every shape (fixed bodies are recomputed too: cheap, and it keeps
-  // the stage free of caching rules).
+  const double h = model.time_step;
+  // World pose and AABB of every shape, grown by the contact margin plus the distance its surface
+  // can travel in one step (h (|v| + |ω| reach)), so that the active-set rule sees every contact
+  // that could close during the step. Fixed bodies are recomputed too: cheap, no caching rules.
   for (std::size_t s = 0; s < nshapes; ++s) {
     const int b = model.shape_body[s];
     ws.X_WS[s] = body_pose(model, state, b) * model.shapes[s].pose_BS;
-    ws.aabbs[s] = compute_aabb(model.shapes[s].geometry, ws.X_WS[s], margin);
+    const double reach = ws.shape_reach[s];
+    ws.shape_sweep[s] = model.bodies[b].fixed || !std::isfinite(reach)
+                            ? 0.0
+                            : h * (state.v_WC[b].norm() + state.w_W[b].norm() * reach);
+    ws.aabbs[s] = compute_aabb(model.shapes[s].geometry, ws.X_WS[s], margin + ws.shape_sweep[s]);
   }
   const BroadphaseInput input{ws.aabbs, model.shape_body, ws.shape_fixed};
   ws.broadphase.find_pairs(input, ws.pairs);

@@ -1,0 +1,49 @@
+// No allocation in the step loop once warm: a counting global operator new.
+#include <coulomb/world/world.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "world/builders.hpp"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void* operator new(std::size_t n) {
+  ++g_allocations;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace coulomb {
+namespace {
+
+TEST(Workspace, StepLoopIsAllocationFreeOnceWarm) {
+  // A pile with changing contacts: boxes and spheres falling on a plane and on each other.
+  Model model = testing::make_model(0.3, 0.2, 1e-3, 1.0);
+  State state;
+  testing::add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape()});
+  for (int i = 0; i < 4; ++i) {
+    testing::add_body(model, state,
+                      {.name = "s" + std::to_string(i), .mass = 1.0,
+                       .inertia_B = testing::solid_sphere_inertia(1.0, 0.1),
+                       .x = Vec3(0.05 * i, 0.0, 0.1 + 0.25 * i), .v = Vec3(0.3, 0, 0)},
+                      {testing::sphere_shape(0.1)});
+  }
+  Workspace ws;
+  // Warm up until the pile has settled into contact (capacities reach their maximum).
+  for (int i = 0; i < 1500; ++i) step(model, state, ws);
+  const long before = g_allocations.load();
+  for (int i = 0; i < 200; ++i) step(model, state, ws);
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_GT(ws.report.active_contacts, 0);
+}
+
+}  // namespace
+}  // namespace coulomb

@@ -1,0 +1,230 @@
+// Moreau–Jean with Signorini–Coulomb against closed forms (reference/contensou.md §3) and a peer
+// (Siconos' bouncing ball).
+#include <coulomb/world/world.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "world/builders.hpp"
+
+namespace coulomb {
+namespace {
+
+using testing::add_body;
+using testing::BodyInit;
+
+constexpr double kG = 9.81;
+
+// ---------------------------------------------------------------------------------------------
+// Billiard ball, point contact: slides until t* = 2|v0 − Rω0|/(7μg), then rolls at (5v0 + 2Rω0)/7.
+struct Billiard {
+  Model model;
+  State state;
+  int ball = -1;
+  double R = 0.028575, m = 0.17, mu = 0.2, v0 = 2.0;
+  Billiard(double omega0, double h) {
+    model = testing::make_model(mu, 0.0, h, 1.0);
+    add_body(model, state, {.name = "table", .fixed = true}, {testing::plane_shape()});
+    ball = add_body(model, state,
+                    {.name = "ball", .mass = m, .inertia_B = testing::solid_sphere_inertia(m, R),
+                     .x = Vec3(0, 0, R), .v = Vec3(v0, 0, 0), .w = Vec3(0, omega0, 0)},
+                    {testing::sphere_shape(R)});
+  }
+  // Slip velocity of the ball at the contact point (ball is body 2, table body 1).
+  double slip() const { return state.v_WC[ball].x() - R * state.w_W[ball].y(); }
+};
+
+void check_billiard(double omega0) {
+  Billiard b(omega0, 1e-4);
+  Workspace ws;
+  const double t_star = 2.0 * std::abs(b.v0 - b.R * omega0) / (7.0 * b.mu * kG);
+  const double e0 = energy(b.model, b.state).kinetic + energy(b.model, b.state).potential;
+  double worst_slip_after = 0.0;
+  while (b.state.time < 1.0 - 0.5 * b.model.time_step) {
+    const StepReport& r = step(b.model, b.state, ws);
+    ASSERT_EQ(r.solver.status, SolverStatus::converged);
+    // The slide ends inside the step that contains t*; from the next step on the slip is zero.
+    if (b.state.time > t_star + 2 * b.model.time_step)
+      worst_slip_after = std::max(worst_slip_after, std::abs(b.slip()));
+    // The ball stays on the table: no vertical motion at all.
+    ASSERT_EQ(b.state.x_WC[b.ball].z(), b.R);
+  }
+  const double v_final = (5.0 * b.v0 + 2.0 * b.R * omega0) / 7.0;
+  // 1e-9: the discrete impulses conserve the angular momentum about the contact line exactly,
+  // so only round-off separates the result from the closed form.
+  EXPECT_NEAR(b.state.v_WC[b.ball].x(), v_final, 1e-9 * std::abs(v_final));
+  EXPECT_LE(worst_slip_after, 1e-12);  // rolling without slipping: exact stick
+  // Energy audit: kinetic + potential + dissipated constant to round-off (θ = 1/2).
+  const Energy e1 = energy(b.model, b.state);
+  EXPECT_NEAR(e1.kinetic + e1.potential + b.state.dissipated, e0, 1e-12 * e0 + 1e-15);
+  EXPECT_GT(b.state.dissipated, 0.0);
+}
+
+TEST(MoreauJean, BilliardNoSpinRollsAtFiveSevenths) { check_billiard(0.0); }
+TEST(MoreauJean, BilliardTopSpin) { check_billiard(30.0); }
+TEST(MoreauJean, BilliardBackSpin) { check_billiard(-30.0); }
+
+TEST(MoreauJean, BilliardSlipShrinksLinearlyThenStops) {
+  Billiard b(0.0, 1e-4);
+  Workspace ws;
+  // While sliding: d(slip)/dt = −(7/2) μ g exactly per step (friction impulse μ N h, N = m g).
+  step(b.model, b.state, ws);
+  const double s1 = b.slip();
+  step(b.model, b.state, ws);
+  const double s2 = b.slip();
+  EXPECT_NEAR((s1 - s2) / b.model.time_step, 3.5 * b.mu * kG, 1e-9 * 3.5 * b.mu * kG);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Block on an incline (plane through the origin with normal tilted by α about y).
+struct Incline {
+  Model model;
+  State state;
+  int box = -1;
+  Vec3 n, down;  // plane normal, downhill direction
+  Incline(double alpha, double mu, double h, double end) {
+    model = testing::make_model(mu, 0.0, h, end);
+    const Quat q(Eigen::AngleAxisd(alpha, Vec3::UnitY()));
+    n = q * Vec3::UnitZ();
+    down = q * Vec3(-1, 0, 0);  // points downhill for α > 0
+    const Vec3 half(0.1, 0.1, 0.05);
+    add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape(n, 0.0)});
+    box = add_body(model, state,
+                   {.name = "box", .mass = 1.0, .inertia_B = testing::box_inertia(1.0, half),
+                    .x = half.z() * n, .q = q},
+                   {testing::box_shape(half)});
+  }
+};
+
+TEST(MoreauJean, InclineSticksBelowFrictionAngle) {
+  const double mu = 0.5, alpha = std::atan(0.4);
+  Incline s(alpha, mu, 1e-3, 2.0);
+  s.model.solver.tolerance = 1e-12;
+  Workspace ws;
+  const Vec3 x0 = s.state.x_WC[s.box];
+  while (s.state.time < 2.0 - 0.5e-3) ASSERT_EQ(step(s.model, s.state, ws).solver.status, SolverStatus::converged);
+  EXPECT_LE((s.state.x_WC[s.box] - x0).norm(), 1e-9);  // sticks: the bound
+}
+
+TEST(MoreauJean, InclineSlidesAtCoulombAcceleration) {
+  const double mu = 0.5, alpha = std::atan(0.6);
+  Incline s(alpha, mu, 1e-3, 1.0);
+  s.model.solver.tolerance = 1e-12;
+  Workspace ws;
+  while (s.state.time < 1.0 - 0.5e-3) ASSERT_EQ(step(s.model, s.state, ws).solver.status, SolverStatus::converged);
+  const double a = kG * (std::sin(alpha) - mu * std::cos(alpha));
+  const double v = s.state.v_WC[s.box].dot(s.down);
+  // Constant acceleration: the discrete velocity is exactly a t up to the solver tolerance.
+  EXPECT_NEAR(v / s.state.time, a, 1e-6 * a);
+  EXPECT_NEAR(s.state.v_WC[s.box].dot(s.n), 0.0, 1e-9);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bouncing ball: Siconos' BouncingBallTS (θ = 1/2, γ = 1/2 active set, e = 0.9, h = 0.005).
+TEST(MoreauJean, BouncingBallMatchesSiconos) {
+  std::ifstream in(COULOMB_SOURCE_DIR "/tests/data/siconos-bouncing-ball/BouncingBallTS.ref");
+  ASSERT_TRUE(in.good());
+  int rows = 0, cols = 0;
+  in >> rows >> cols;
+  ASSERT_EQ(cols, 5);
+  std::vector<std::array<double, 5>> ref(rows);
+  for (auto& row : ref)
+    for (double& x : row) in >> x;
+
+  const double R = 0.1, h = 0.005;
+  Model model = testing::make_model(0.0, 0.9, h, 10.0);
+  model.solver.active_set = "siconos";
+  model.solver.tolerance = 1e-14;
+  State state;
+  add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape()});
+  const int ball = add_body(model, state,
+                            {.name = "ball", .mass = 1.0, .inertia_B = testing::solid_sphere_inertia(1.0, R),
+                             .x = Vec3(0, 0, 1.0 + R)},
+                            {testing::sphere_shape(R)});
+  Workspace ws;
+  double worst = 0.0;
+  for (int k = 1; k < rows; ++k) {
+    step(model, state, ws);
+    const double impulse = ws.active.empty() ? 0.0 : ws.r[0].x();
+    const double got[4] = {state.time, state.x_WC[ball].z() - R, state.v_WC[ball].z(), impulse};
+    for (int c = 0; c < 4; ++c) worst = std::max(worst, std::abs(got[c] - ref[k][c]));
+    ASSERT_NEAR(got[1], ref[k][1], 1e-9) << "row " << k;
+    ASSERT_NEAR(got[2], ref[k][2], 1e-9) << "row " << k;
+    ASSERT_NEAR(got[3], ref[k][3], 1e-9) << "row " << k;
+  }
+  RecordProperty("worst_abs_difference", std::to_string(worst));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resting boxes: a box on a plane and a stack of 5 boxes stay put.
+void check_stack(int count) {
+  const Vec3 half(0.5, 0.5, 0.5);
+  Model model = testing::make_model(0.5, 0.0, 1e-3, 10.0);
+  State state;
+  add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape()});
+  std::vector<int> boxes;
+  for (int i = 0; i < count; ++i)
+    boxes.push_back(add_body(model, state,
+                             {.name = "box" + std::to_string(i), .mass = 1.0,
+                              .inertia_B = testing::box_inertia(1.0, half), .x = Vec3(0, 0, 0.5 + i)},
+                             {testing::box_shape(half)}));
+  Workspace ws;
+  std::vector<Vec3> x0 = state.x_WC;
+  while (state.time < 10.0 - 0.5e-3) ASSERT_NE(step(model, state, ws).solver.status, SolverStatus::non_finite);
+  for (int b : boxes) EXPECT_LE((state.x_WC[b] - x0[b]).norm(), 1e-6) << model.bodies[b].name;
+}
+
+TEST(MoreauJean, BoxRestsOnPlane) { check_stack(1); }
+TEST(MoreauJean, StackOfFiveBoxesStaysPut) { check_stack(5); }
+
+// ---------------------------------------------------------------------------------------------
+// Torque-free asymmetric body through the whole pipeline: energy and angular momentum.
+TEST(MoreauJean, DzhanibekovConservesEnergyAndMomentum) {
+  Model model = testing::make_model(0.0, 0.0, 1e-3, 10.0);
+  model.gravity.setZero();
+  State state;
+  const int b = add_body(model, state,
+                         {.name = "t", .mass = 1.0, .inertia_B = Vec3(1.0, 2.0, 2.8).asDiagonal(),
+                          .w = Vec3(1e-3, 2.0, 1e-3)},
+                         {});
+  Workspace ws;
+  auto momentum = [&] { return Vec3(state.q_WB[b] * (model.bodies[b].inertia_B * (state.q_WB[b].conjugate() * state.w_W[b]))); };
+  const double e0 = energy(model, state).kinetic;
+  const Vec3 L0 = momentum();
+  int flips = 0;
+  double last = (state.q_WB[b].conjugate() * state.w_W[b]).y();
+  while (state.time < 10.0 - 0.5e-3) {
+    step(model, state, ws);
+    const double now = (state.q_WB[b].conjugate() * state.w_W[b]).y();
+    if (now * last < 0) ++flips;
+    last = now;
+  }
+  EXPECT_GE(flips, 2);  // it flips periodically
+  EXPECT_NEAR(energy(model, state).kinetic, e0, 1e-9 * e0);
+  EXPECT_LE((momentum() - L0).norm(), 1e-9 * L0.norm());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Determinism: the same model stepped twice gives bit-identical states.
+TEST(MoreauJean, BitIdenticalRuns) {
+  auto run_once = [] {
+    Billiard b(10.0, 1e-4);
+    Workspace ws;
+    for (int i = 0; i < 3000; ++i) step(b.model, b.state, ws);
+    return b.state;
+  };
+  const State a = run_once(), c = run_once();
+  ASSERT_EQ(a.x_WC.size(), c.x_WC.size());
+  for (std::size_t i = 0; i < a.x_WC.size(); ++i) {
+    EXPECT_EQ(std::memcmp(a.x_WC[i].data(), c.x_WC[i].data(), sizeof(Vec3)), 0);
+    EXPECT_EQ(std::memcmp(a.w_W[i].data(), c.w_W[i].data(), sizeof(Vec3)), 0);
+    EXPECT_EQ(std::memcmp(a.q_WB[i].coeffs().data(), c.q_WB[i].coeffs().data(), 4 * sizeof(double)), 0);
+  }
+}
+
+}  // namespace
+}  // namespace coulomb
