@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -20,6 +21,28 @@ const char* status_name(ContactStatus s) {
     case ContactStatus::sliding: return "sliding";
   }
   return "?";
+}
+
+std::size_t contact_row_count(const Workspace& ws) {
+  return std::min(ws.points.size(), ws.impulse.size());
+}
+
+ContactRow contact_row(const Model& model, const Workspace& ws, std::size_t k) {
+  const ContactPoint& c = ws.points[k];
+  const double inv_h = 1.0 / model.time_step;
+  const Vec3& w = ws.w_rel_end[k];
+  ContactRow row;
+  row.body1 = c.body1;
+  row.body2 = c.body2;
+  row.point = c.point();
+  row.normal = c.n_W;
+  row.gap = c.gap;
+  row.force = ws.impulse[k] * inv_h;
+  row.moment = Vec3::Zero();  // no moment law in the nonsmooth problem yet
+  row.velocity = ws.u_end[k];
+  row.rates = Vec3(w.dot(c.n_W), w.dot(c.t1_W), w.dot(c.t2_W));
+  row.status = ws.status[k];
+  return row;
 }
 
 struct OutputWriter::File {
@@ -105,26 +128,23 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
   // contacts.csv: every point of the last step, forces as impulse / h in the contact frame.
   if (with_contacts) {
     buffer_.clear();
-    const double inv_h = 1.0 / model.time_step;
-    for (std::size_t k = 0; k < ws.points.size() && k < ws.impulse.size(); ++k) {
-      const ContactPoint& c = ws.points[k];
+    for (std::size_t k = 0; k < contact_row_count(ws); ++k) {
+      const ContactRow row = contact_row(model, ws, k);
       append(buffer_, state.time);
       buffer_.push_back(',');
-      buffer_ += model.bodies[c.body1].name;
+      buffer_ += model.bodies[row.body1].name;
       buffer_.push_back(',');
-      buffer_ += model.bodies[c.body2].name;
-      append_vec(buffer_, c.point());
-      append_vec(buffer_, c.n_W);
+      buffer_ += model.bodies[row.body2].name;
+      append_vec(buffer_, row.point);
+      append_vec(buffer_, row.normal);
       buffer_.push_back(',');
-      append(buffer_, c.gap);
-      const Vec3& r = ws.impulse[k];
-      append_vec(buffer_, Vec3(r.x() * inv_h, r.y() * inv_h, r.z() * inv_h));
-      append_vec(buffer_, Vec3::Zero());  // moments: no moment law in this formulation yet
-      append_vec(buffer_, ws.u_end[k]);
-      const Vec3& w = ws.w_rel_end[k];
-      append_vec(buffer_, Vec3(w.dot(c.n_W), w.dot(c.t1_W), w.dot(c.t2_W)));
+      append(buffer_, row.gap);
+      append_vec(buffer_, row.force);
+      append_vec(buffer_, row.moment);
+      append_vec(buffer_, row.velocity);
+      append_vec(buffer_, row.rates);
       buffer_.push_back(',');
-      buffer_ += status_name(ws.status[k]);
+      buffer_ += status_name(row.status);
       buffer_.push_back('\n');
     }
     std::fwrite(buffer_.data(), 1, buffer_.size(), files_[1]->f);

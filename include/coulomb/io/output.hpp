@@ -24,6 +24,21 @@ inline constexpr const char* kEnergyHeader = "time,kinetic,potential,dissipated,
 /// Name of a contact status in contacts.csv.
 [[nodiscard]] const char* status_name(ContactStatus s);
 
+/// One row of contacts.csv for contact point k of the last step (also the Python module's arrays).
+struct ContactRow {
+  int body1 = -1, body2 = -1;
+  Vec3 point, normal;     ///< I and n in the world frame [m], [-]
+  double gap = 0.0;       ///< [m]
+  Vec3 force;             ///< (fn, ft1, ft2) of body 1 on body 2, impulse / h [N]
+  Vec3 moment;            ///< (mn, mt1, mt2) [N m]
+  Vec3 velocity;          ///< (vn, vt1, vt2) at the end of the step [m/s]
+  Vec3 rates;             ///< (spin, roll1, roll2) [rad/s]
+  ContactStatus status = ContactStatus::separated;
+};
+[[nodiscard]] ContactRow contact_row(const Model& model, const Workspace& ws, std::size_t k);
+/// Number of rows `contact_row` can give for the last step.
+[[nodiscard]] std::size_t contact_row_count(const Workspace& ws);
+
 /// Writes the CSV outputs of a run, frame by frame, through temporary files.
 class OutputWriter {
  public:

@@ -1,0 +1,121 @@
+"""coulomb: rigid bodies in frictional contact, with every classical contact law.
+
+    import coulomb
+    sim = coulomb.load("scenes/billiard.yaml")      # or a dict with the same keys
+    sim.run(0.5)
+    sim.positions()       # (nbodies, 3) centre-of-mass positions [m], scene order
+    sim.contacts()["fn"]  # normal forces of the last step [N]
+
+Errors in scenes raise coulomb.SceneError (a ValueError) with the CLI's message
+"FILE:LINE:COL: error: MESSAGE".
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Mapping, Optional
+
+import numpy as np
+
+from . import _coulomb
+from ._coulomb import SceneError
+
+__all__ = ["load", "Simulation", "SceneError", "builtin_scene"]
+
+
+class Simulation:
+    """A scene being simulated: the model, the state and the engine's workspace."""
+
+    def __init__(self, core: "_coulomb.Simulation") -> None:
+        self._core = core
+
+    # -- stepping --------------------------------------------------------------------------
+    def step(self, n: int = 1) -> "Simulation":
+        """Takes n time steps."""
+        self._core.step(int(n))
+        return self
+
+    def run(self, end: Optional[float] = None) -> "Simulation":
+        """Steps to time `end` [s] (default: the scene's end time)."""
+        self._core.run(end)
+        return self
+
+    def write(self, directory: str) -> dict:
+        """Runs to the scene's end time writing trajectory.csv, contacts.csv, energy.csv and
+        summary.json into `directory`, like `coulomb run`; returns the summary."""
+        return json.loads(self._core.write(os.fspath(directory)))
+
+    # -- state -----------------------------------------------------------------------------
+    @property
+    def time(self) -> float:
+        return self._core.time
+
+    @property
+    def time_step(self) -> float:
+        return self._core.time_step
+
+    @property
+    def end_time(self) -> float:
+        return self._core.end_time
+
+    @property
+    def name(self) -> str:
+        return self._core.name
+
+    @property
+    def bodies(self) -> list:
+        """Body names in scene order (the row order of every state array)."""
+        return self._core.bodies
+
+    def positions(self) -> np.ndarray:
+        """(nbodies, 3) centre-of-mass positions [m], world frame."""
+        return self._core.positions()
+
+    def orientations(self) -> np.ndarray:
+        """(nbodies, 4) body-frame orientations, quaternions (w, x, y, z), body to world."""
+        return self._core.orientations()
+
+    def velocities(self) -> np.ndarray:
+        """(nbodies, 3) centre-of-mass velocities [m/s], world frame."""
+        return self._core.velocities()
+
+    def angular_velocities(self) -> np.ndarray:
+        """(nbodies, 3) angular velocities [rad/s], world frame."""
+        return self._core.angular_velocities()
+
+    def set_state(self, positions=None, orientations=None, velocities=None,
+                  angular_velocities=None, time: Optional[float] = None) -> None:
+        """Sets any part of the state (arrays with one row per body, scene order)."""
+        as_array = lambda a: None if a is None else np.ascontiguousarray(a, dtype=float)
+        self._core.set_state(as_array(positions), as_array(orientations), as_array(velocities),
+                             as_array(angular_velocities), time)
+
+    def contacts(self) -> dict:
+        """The contact points of the last step as numpy arrays keyed by the contacts.csv columns
+        (body1 and body2 hold names; body1_index and body2_index the indices)."""
+        c = self._core.contacts()
+        names = np.array(self.bodies, dtype=object)
+        c["body1"] = names[c["body1_index"]] if len(c["body1_index"]) else np.array([], dtype=object)
+        c["body2"] = names[c["body2_index"]] if len(c["body2_index"]) else np.array([], dtype=object)
+        c["state"] = np.array(c["state"], dtype=object)
+        return c
+
+    def energy(self) -> dict:
+        """Kinetic, potential, dissipated and total energy [J]."""
+        return self._core.energy()
+
+    def solver_statistics(self) -> dict:
+        """Solves, non-converged count, worst and mean error, iterations, over the steps taken."""
+        return self._core.solver_statistics()
+
+
+def load(scene: Any) -> Simulation:
+    """Loads a scene from a file path (YAML or JSON) or from a dict with the scene-file keys."""
+    if isinstance(scene, Mapping):
+        return Simulation(_coulomb.load_text(json.dumps(scene), "<dict>"))
+    return Simulation(_coulomb.load_file(os.fspath(scene)))
+
+
+def builtin_scene(name: str = "default") -> str:
+    """The text of a scene embedded in the library ("default", "billiard", ...)."""
+    return _coulomb.builtin_scene_text(name)

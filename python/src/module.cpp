@@ -1,0 +1,212 @@
+// Python bindings of coulomb (module coulomb._coulomb; the public API is coulomb/__init__.py).
+// State and contacts cross as numpy arrays built in C++: no per-element Python loop.
+#include <coulomb/io/output.hpp>
+#include <coulomb/io/run.hpp>
+#include <coulomb/scene/scene.hpp>
+#include <coulomb/world/world.hpp>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+
+namespace py = pybind11;
+using namespace coulomb;
+
+namespace {
+
+// A scene being simulated: model, state and workspace together.
+class Simulation {
+ public:
+  explicit Simulation(Scene scene) : scene_(std::move(scene)) { prepare(scene_.model, ws_); }
+
+  void step(long n) {
+    for (long i = 0; i < n; ++i) {
+      const StepReport& r = coulomb::step(scene_.model, scene_.state, ws_);
+      if (r.active_contacts > 0) stats_.add(r.solver, scene_.state.time);
+      if (!r.finite)
+        throw std::runtime_error("the state became non-finite at t = " + std::to_string(scene_.state.time) + " s");
+    }
+    stepped_ = true;
+  }
+  void run(std::optional<double> end) {
+    const double t_end = end.value_or(scene_.model.end_time);
+    const double h = scene_.model.time_step;
+    const auto n = static_cast<long>(std::llround((t_end - scene_.state.time) / h));
+    if (n > 0) step(n);
+  }
+  // Runs to the scene's end time writing the usual output files into `directory`.
+  std::string write(const std::string& directory) {
+    RunOptions options;
+    options.output_directory = directory;
+    options.scene_source = scene_.file;
+    const RunResult result = coulomb::run(scene_.model, scene_.state, options);
+    return result.summary_json;
+  }
+
+  py::array_t<double> vec_rows(const std::vector<Vec3>& v) const {
+    py::array_t<double> a({static_cast<py::ssize_t>(v.size()), py::ssize_t{3}});
+    auto m = a.mutable_unchecked<2>();
+    for (std::size_t i = 0; i < v.size(); ++i)
+      for (int c = 0; c < 3; ++c) m(i, c) = v[i][c];
+    return a;
+  }
+  py::array_t<double> positions() const { return vec_rows(scene_.state.x_WC); }
+  py::array_t<double> velocities() const { return vec_rows(scene_.state.v_WC); }
+  py::array_t<double> angular_velocities() const { return vec_rows(scene_.state.w_W); }
+  py::array_t<double> orientations() const {
+    const auto& q = scene_.state.q_WB;
+    py::array_t<double> a({static_cast<py::ssize_t>(q.size()), py::ssize_t{4}});
+    auto m = a.mutable_unchecked<2>();
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      m(i, 0) = q[i].w();
+      m(i, 1) = q[i].x();
+      m(i, 2) = q[i].y();
+      m(i, 3) = q[i].z();
+    }
+    return a;
+  }
+
+  // Sets any part of the state; arrays have one row per body in scene order.
+  void set_state(std::optional<py::array_t<double>> x, std::optional<py::array_t<double>> q,
+                 std::optional<py::array_t<double>> v, std::optional<py::array_t<double>> w,
+                 std::optional<double> time) {
+    State& s = scene_.state;
+    const auto nb = static_cast<py::ssize_t>(s.body_count());
+    auto check = [nb](const py::array_t<double>& a, py::ssize_t cols, const char* what) {
+      if (a.ndim() != 2 || a.shape(0) != nb || a.shape(1) != cols)
+        throw std::invalid_argument(std::string(what) + ": expected an array of shape (" +
+                                    std::to_string(nb) + ", " + std::to_string(cols) + ")");
+    };
+    if (x) {
+      check(*x, 3, "positions");
+      auto m = x->unchecked<2>();
+      for (py::ssize_t i = 0; i < nb; ++i) s.x_WC[i] = Vec3(m(i, 0), m(i, 1), m(i, 2));
+    }
+    if (q) {
+      check(*q, 4, "orientations");
+      auto m = q->unchecked<2>();
+      for (py::ssize_t i = 0; i < nb; ++i) {
+        Quat qi(m(i, 0), m(i, 1), m(i, 2), m(i, 3));
+        if (!(qi.norm() > 0.0)) throw std::invalid_argument("orientations: a quaternion is zero");
+        s.q_WB[i] = qi.normalized();
+      }
+    }
+    if (v) {
+      check(*v, 3, "velocities");
+      auto m = v->unchecked<2>();
+      for (py::ssize_t i = 0; i < nb; ++i)
+        if (!scene_.model.bodies[i].fixed) s.v_WC[i] = Vec3(m(i, 0), m(i, 1), m(i, 2));
+    }
+    if (w) {
+      check(*w, 3, "angular_velocities");
+      auto m = w->unchecked<2>();
+      for (py::ssize_t i = 0; i < nb; ++i)
+        if (!scene_.model.bodies[i].fixed) s.w_W[i] = Vec3(m(i, 0), m(i, 1), m(i, 2));
+    }
+    if (time) s.time = *time;
+    s.contacts.clear();  // a new state: no warm start from the old one
+  }
+
+  // The contacts of the last step as arrays keyed by the contacts.csv columns.
+  py::dict contacts() const {
+    const std::size_t n = stepped_ ? contact_row_count(ws_) : 0;
+    const char* names[] = {"px", "py", "pz", "nx", "ny", "nz", "gap", "fn", "ft1", "ft2", "mn",
+                           "mt1", "mt2", "vn", "vt1", "vt2", "spin", "roll1", "roll2"};
+    constexpr int kColumns = 19;
+    std::vector<py::array_t<double>> cols;
+    for (int c = 0; c < kColumns; ++c) cols.emplace_back(static_cast<py::ssize_t>(n));
+    py::array_t<double> time(static_cast<py::ssize_t>(n));
+    py::array_t<long> body1(static_cast<py::ssize_t>(n)), body2(static_cast<py::ssize_t>(n));
+    py::list state;
+    for (std::size_t k = 0; k < n; ++k) {
+      const ContactRow row = contact_row(scene_.model, ws_, k);
+      const double values[kColumns] = {row.point.x(), row.point.y(), row.point.z(), row.normal.x(),
+                                       row.normal.y(), row.normal.z(), row.gap, row.force.x(),
+                                       row.force.y(), row.force.z(), row.moment.x(), row.moment.y(),
+                                       row.moment.z(), row.velocity.x(), row.velocity.y(),
+                                       row.velocity.z(), row.rates.x(), row.rates.y(), row.rates.z()};
+      for (int c = 0; c < kColumns; ++c) cols[c].mutable_at(k) = values[c];
+      time.mutable_at(k) = scene_.state.time;
+      body1.mutable_at(k) = row.body1;
+      body2.mutable_at(k) = row.body2;
+      state.append(status_name(row.status));
+    }
+    py::dict d;
+    d["time"] = time;
+    d["body1_index"] = body1;
+    d["body2_index"] = body2;
+    for (int c = 0; c < kColumns; ++c) d[names[c]] = cols[c];
+    d["state"] = state;
+    return d;
+  }
+
+  py::dict solver_statistics() const {
+    py::dict d;
+    d["solves"] = stats_.solves;
+    d["not_converged"] = stats_.not_converged;
+    d["worst_error"] = stats_.worst_error;
+    d["mean_error"] = stats_.mean_error;
+    d["max_iterations"] = stats_.max_iterations;
+    d["mean_iterations"] = stats_.mean_iterations;
+    return d;
+  }
+
+  py::dict energy() const {
+    const Energy e = coulomb::energy(scene_.model, scene_.state);
+    py::dict d;
+    d["kinetic"] = e.kinetic;
+    d["potential"] = e.potential;
+    d["dissipated"] = scene_.state.dissipated;
+    d["total"] = e.kinetic + e.potential + scene_.state.dissipated;
+    return d;
+  }
+
+  const Scene& scene() const { return scene_; }
+
+ private:
+  Scene scene_;
+  Workspace ws_;
+  SolverStatistics stats_;
+  bool stepped_ = false;
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_coulomb, m) {
+  m.doc() = "coulomb: rigid bodies in frictional contact (C++ core)";
+  py::register_exception<SceneError>(m, "SceneError", PyExc_ValueError);
+
+  m.def("load_file", [](const std::string& path) { return Simulation(load_scene_file(path)); },
+        py::arg("path"));
+  m.def("load_text", [](const std::string& text, const std::string& name) {
+          return Simulation(load_scene_text(text, name));
+        }, py::arg("text"), py::arg("name"));
+  m.def("builtin_scene_text", [](const std::string& name) { return std::string(builtin_scene_text(name)); });
+
+  py::class_<Simulation>(m, "Simulation")
+      .def("step", &Simulation::step, py::arg("n") = 1)
+      .def("run", &Simulation::run, py::arg("end") = py::none())
+      .def("write", &Simulation::write, py::arg("directory"))
+      .def_property_readonly("time", [](const Simulation& s) { return s.scene().state.time; })
+      .def_property_readonly("time_step", [](const Simulation& s) { return s.scene().model.time_step; })
+      .def_property_readonly("end_time", [](const Simulation& s) { return s.scene().model.end_time; })
+      .def_property_readonly("name", [](const Simulation& s) { return s.scene().model.name; })
+      .def_property_readonly("bodies", [](const Simulation& s) {
+        std::vector<std::string> names;
+        for (const auto& b : s.scene().model.bodies) names.push_back(b.name);
+        return names;
+      })
+      .def("positions", &Simulation::positions)
+      .def("orientations", &Simulation::orientations)
+      .def("velocities", &Simulation::velocities)
+      .def("angular_velocities", &Simulation::angular_velocities)
+      .def("contacts", &Simulation::contacts)
+      .def("energy", &Simulation::energy)
+      .def("solver_statistics", &Simulation::solver_statistics)
+      .def("set_state", &Simulation::set_state, py::arg("positions") = py::none(),
+           py::arg("orientations") = py::none(), py::arg("velocities") = py::none(),
+           py::arg("angular_velocities") = py::none(), py::arg("time") = py::none());
+}

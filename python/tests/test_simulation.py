@@ -1,0 +1,92 @@
+"""The Python module against the same closed forms as the C++ tests."""
+import math
+import os
+
+import numpy as np
+import pytest
+
+import coulomb
+
+SOURCE = os.environ.get("COULOMB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+
+BILLIARD = {
+    "name": "billiard",
+    "gravity": [0, 0, -9.81],
+    "time": {"end": 0.5, "step": 1.0e-4},
+    "solver": {"tolerance": 1e-12, "max_iterations": 200},
+    "materials": ["cloth", "phenolic"],
+    "contacts": [{"between": ["phenolic", "cloth"], "normal": {"law": "signorini", "restitution": 0.0},
+                  "friction": {"law": "coulomb", "mu": 0.2}}],
+    "bodies": [
+        {"name": "table", "fixed": True, "material": "cloth",
+         "shapes": [{"type": "plane", "normal": [0, 0, 1], "offset": 0.0}]},
+        {"name": "ball", "material": "phenolic", "shapes": [{"type": "sphere", "radius": 0.028575}],
+         "mass": 0.17, "position": [0, 0, 0.028575], "velocity": [2.0, 0, 0]},
+    ],
+}
+
+
+def test_billiard_from_dict_rolls_at_five_sevenths():
+    sim = coulomb.load(BILLIARD)
+    assert sim.bodies == ["table", "ball"]
+    sim.run()
+    assert sim.time == pytest.approx(0.5)
+    v = sim.velocities()
+    assert v.shape == (2, 3)
+    # 1e-9: same bound as the C++ test (exact angular momentum about the contact line).
+    assert v[1, 0] == pytest.approx(5 * 2.0 / 7, rel=1e-9)
+    w = sim.angular_velocities()
+    assert v[1, 0] - 0.028575 * w[1, 1] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_state_arrays_and_set_state():
+    sim = coulomb.load(BILLIARD)
+    x = sim.positions()
+    q = sim.orientations()
+    assert x.shape == (2, 3) and q.shape == (2, 4)
+    np.testing.assert_array_equal(q[1], [1, 0, 0, 0])
+    v = sim.velocities()
+    v[1] = [1.0, 0.0, 0.0]
+    sim.set_state(velocities=v)
+    np.testing.assert_array_equal(sim.velocities()[1], [1.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="shape"):
+        sim.set_state(positions=np.zeros((3, 3)))
+
+
+def test_contacts_are_arrays_keyed_like_contacts_csv():
+    sim = coulomb.load(BILLIARD)
+    sim.step(10)
+    c = sim.contacts()
+    header = "time,body1,body2,px,py,pz,nx,ny,nz,gap,fn,ft1,ft2,mn,mt1,mt2,vn,vt1,vt2,spin,roll1,roll2,state"
+    for key in header.split(","):
+        assert key in c, key
+    assert list(c["body1"]) == ["table"] and list(c["body2"]) == ["ball"]
+    # Resting on the table: the normal force carries the weight (N = m g), friction μ N opposes sliding.
+    assert c["fn"][0] == pytest.approx(0.17 * 9.81, rel=1e-12)
+    assert c["ft1"][0] == pytest.approx(-0.2 * 0.17 * 9.81, rel=1e-12)
+    assert c["state"][0] == "sliding"
+
+
+def test_scene_errors_raise_with_the_cli_message(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\ntime: {end: -1.0, step: 1.0e-3}\n")
+    with pytest.raises(coulomb.SceneError) as info:
+        coulomb.load(str(bad))
+    message = str(info.value)
+    assert message.startswith(str(bad) + ":2:")
+    assert "error:" in message and "end" in message
+
+
+def test_load_file_and_builtin():
+    assert "billiard" in coulomb.builtin_scene("default")
+    sim = coulomb.load(os.path.join(SOURCE, "scenes", "billiard.yaml"))
+    sim.step(3)
+    assert sim.time == pytest.approx(3 * sim.time_step)
+
+
+def test_write_outputs(tmp_path):
+    scene = dict(BILLIARD, time={"end": 0.01, "step": 1e-3})
+    summary = coulomb.load(scene).write(tmp_path / "out")
+    assert summary["steps"] == 10
+    for name in ["trajectory.csv", "contacts.csv", "energy.csv", "summary.json"]:
+        assert (tmp_path / "out" / name).exists()
