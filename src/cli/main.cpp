@@ -87,7 +87,7 @@ int run_command(const RunArgs& args) {
       fmt::print("  {}: position ({:.6g}, {:.6g}, {:.6g}) m, velocity ({:.6g}, {:.6g}, {:.6g}) m/s\n",
                  scene.model.bodies[b].name, x.x(), x.y(), x.z(), v.x(), v.y(), v.z());
     }
-    fmt::print("results: {}/ (trajectory.csv, contacts.csv, energy.csv, summary.json)\n",
+    fmt::print("results: {}/ (trajectory.csv, contacts.csv, energy.csv, solver.csv, summary.json, replay.html)\n",
                result.output_directory);
   }
   if (!result.finite) {

@@ -72,9 +72,9 @@ OutputWriter::OutputWriter(const Model& /*model*/, std::string directory)
   std::error_code ec;
   fs::create_directories(directory_, ec);
   if (ec) throw std::runtime_error(fmt::format("{}: cannot create the output folder: {}", directory_, ec.message()));
-  const char* names[] = {"trajectory.csv", "contacts.csv", "energy.csv", "summary.json"};
-  const char* headers[] = {kTrajectoryHeader, kContactsHeader, kEnergyHeader, nullptr};
-  for (int i = 0; i < 4; ++i) {
+  const char* names[] = {"trajectory.csv", "contacts.csv", "energy.csv", "summary.json", "solver.csv"};
+  const char* headers[] = {kTrajectoryHeader, kContactsHeader, kEnergyHeader, nullptr, kSolverHeader};
+  for (int i = 0; i < 5; ++i) {
     auto file = std::make_unique<File>();
     file->final_path = (fs::path(directory_) / names[i]).string();
     file->temp_path = file->final_path + kTempSuffix;
@@ -160,6 +160,18 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
   }
   buffer_.push_back('\n');
   std::fwrite(buffer_.data(), 1, buffer_.size(), files_[2]->f);
+}
+
+void OutputWriter::write_solver_row(const State& state, const StepReport& report) {
+  buffer_.clear();
+  append(buffer_, state.time);
+  fmt::format_to(std::back_inserter(buffer_), ",{},{},{},", report.contact_points, report.active_contacts,
+                 report.solver.iterations);
+  append(buffer_, report.solver.error);
+  buffer_.push_back(',');
+  buffer_ += report.active_contacts > 0 ? to_string(report.solver.status) : "none";
+  buffer_.push_back('\n');
+  std::fwrite(buffer_.data(), 1, buffer_.size(), files_[4]->f);
 }
 
 void OutputWriter::commit(const std::string& summary_json) {

@@ -130,6 +130,7 @@ RunResult run(const Model& model, State& state, const RunOptions& options) {
     const StepReport& report = step(model, state, ws);
     ++result.steps;
     if (report.active_contacts > 0) result.solver.add(report.solver, state.time);
+    if (writer) writer->write_solver_row(state, report);
     if (!report.finite) {
       result.finite = false;
       if (writer) writer->write_frame(model, state, ws, true);

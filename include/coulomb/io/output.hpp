@@ -20,6 +20,7 @@ inline constexpr const char* kTrajectoryHeader = "time,body,x,y,z,qw,qx,qy,qz,vx
 inline constexpr const char* kContactsHeader =
     "time,body1,body2,px,py,pz,nx,ny,nz,gap,fn,ft1,ft2,mn,mt1,mt2,vn,vt1,vt2,spin,roll1,roll2,state";
 inline constexpr const char* kEnergyHeader = "time,kinetic,potential,dissipated,total";
+inline constexpr const char* kSolverHeader = "time,points,active,iterations,error,status";
 
 /// Name of a contact status in contacts.csv.
 [[nodiscard]] const char* status_name(ContactStatus s);
@@ -51,6 +52,8 @@ class OutputWriter {
   /// Appends one output time: every body to trajectory.csv, the energies, and (after a step,
   /// `with_contacts`) every contact point of the last step to contacts.csv.
   void write_frame(const Model& model, const State& state, const Workspace& ws, bool with_contacts);
+  /// Appends the solver's report of the step that just ended to solver.csv (every step).
+  void write_solver_row(const State& state, const StepReport& report);
   /// Writes `summary_json` to summary.json, closes every file and renames them to their final names.
   void commit(const std::string& summary_json);
   /// Extra files written next to the CSVs (e.g. replay.html), renamed at commit.

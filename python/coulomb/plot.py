@@ -1,0 +1,159 @@
+"""Figures of a run's outputs: `coulomb plot OUTDIR` or `python3 -m coulomb.plot OUTDIR`.
+
+Reads trajectory.csv, contacts.csv, energy.csv and solver.csv from OUTDIR and writes PNG figures
+into OUTDIR/plots/ (or --out): energy budget, body heights and speeds, slip speed, spin and
+rolling rates per contact, contact forces, solver iterations and error per step.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+
+def _read_csv(path):
+    """Reads a coulomb CSV into a dict of columns (numeric where possible)."""
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+        rows = [line.rstrip("\n").split(",") for line in f if line.strip()]
+    columns = {}
+    for i, name in enumerate(header):
+        values = [r[i] for r in rows]
+        try:
+            columns[name] = np.array(values, dtype=float)
+        except ValueError:
+            columns[name] = np.array(values, dtype=object)
+    return columns
+
+
+def _figure(title, xlabel="time [s]"):
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.grid(True, alpha=0.3)
+    return fig, ax
+
+
+def _save(fig, directory, name, written):
+    import matplotlib.pyplot as plt
+    path = os.path.join(directory, name)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    written.append(path)
+
+
+def plot(outdir: str, plots_dir: str | None = None) -> list:
+    """Writes the figures of the run in `outdir`; returns the paths written."""
+    import matplotlib
+    matplotlib.use("Agg")
+    plots_dir = plots_dir or os.path.join(outdir, "plots")
+    os.makedirs(plots_dir, exist_ok=True)
+    written = []
+
+    energy_path = os.path.join(outdir, "energy.csv")
+    if os.path.exists(energy_path):
+        e = _read_csv(energy_path)
+        fig, ax = _figure("Energy budget")
+        for key in [k for k in e if k != "time"]:
+            ax.plot(e["time"], e[key], label=key)
+        ax.set_ylabel("energy [J]")
+        ax.legend()
+        _save(fig, plots_dir, "energy.png", written)
+
+    traj_path = os.path.join(outdir, "trajectory.csv")
+    if os.path.exists(traj_path):
+        t = _read_csv(traj_path)
+        bodies = list(dict.fromkeys(t["body"]))
+        fig, ax = _figure("Height of the centre of mass")
+        fig2, ax2 = _figure("Speed of the centre of mass and angular speed")
+        for b in bodies:
+            sel = t["body"] == b
+            speed = np.sqrt(t["vx"][sel] ** 2 + t["vy"][sel] ** 2 + t["vz"][sel] ** 2)
+            wspeed = np.sqrt(t["wx"][sel] ** 2 + t["wy"][sel] ** 2 + t["wz"][sel] ** 2)
+            if np.ptp(t["z"][sel]) > 0 or speed.any():
+                ax.plot(t["time"][sel], t["z"][sel], label=b)
+            if speed.any() or wspeed.any():
+                ax2.plot(t["time"][sel], speed, label=f"{b} |v| [m/s]")
+                ax2.plot(t["time"][sel], wspeed, "--", label=f"{b} |ω| [rad/s]")
+        ax.set_ylabel("z [m]")
+        ax2.set_ylabel("speed [m/s], angular speed [rad/s]")
+        for a in (ax, ax2):
+            if a.get_legend_handles_labels()[0]:
+                a.legend(fontsize="small")
+        _save(fig, plots_dir, "heights.png", written)
+        _save(fig2, plots_dir, "speeds.png", written)
+
+    contacts_path = os.path.join(outdir, "contacts.csv")
+    if os.path.exists(contacts_path):
+        c = _read_csv(contacts_path)
+        if len(c.get("time", [])):
+            pairs = list(dict.fromkeys(zip(c["body1"], c["body2"])))[:8]
+            specs = [
+                ("slip.png", "Slip speed ‖v_t‖ per contact pair", "slip speed [m/s]",
+                 lambda s: np.hypot(c["vt1"][s], c["vt2"][s]), None),
+                ("spin.png", "Pivoting rate ω·n per contact pair", "spin [rad/s]",
+                 lambda s: c["spin"][s], None),
+                ("rolling.png", "Rolling rate ‖ω_t‖ per contact pair", "rolling [rad/s]",
+                 lambda s: np.hypot(c["roll1"][s], c["roll2"][s]), None),
+                ("forces.png", "Contact forces (sum over a pair's points)", "force [N]",
+                 lambda s: c["fn"][s], lambda s: np.hypot(c["ft1"][s], c["ft2"][s])),
+            ]
+            for name, title, ylabel, f, g in specs:
+                fig, ax = _figure(title)
+                for b1, b2 in pairs:
+                    sel = (c["body1"] == b1) & (c["body2"] == b2)
+                    times = c["time"][sel]
+                    uniq, inv = np.unique(times, return_inverse=True)
+                    reduce = np.zeros(len(uniq))
+                    if name == "forces.png":
+                        np.add.at(reduce, inv, f(sel))
+                        ax.plot(uniq, reduce, label=f"{b1}–{b2} normal")
+                        tang = np.zeros(len(uniq))
+                        np.add.at(tang, inv, g(sel))
+                        ax.plot(uniq, tang, "--", label=f"{b1}–{b2} tangential")
+                    else:
+                        np.maximum.at(reduce, inv, np.abs(f(sel)))
+                        ax.plot(uniq, reduce, label=f"{b1}–{b2}")
+                ax.set_ylabel(ylabel)
+                if pairs:
+                    ax.legend(fontsize="small")
+                _save(fig, plots_dir, name, written)
+
+    solver_path = os.path.join(outdir, "solver.csv")
+    if os.path.exists(solver_path):
+        s = _read_csv(solver_path)
+        if len(s.get("time", [])):
+            fig, ax = _figure("Contact solver per step")
+            ax.plot(s["time"], s["iterations"], color="tab:blue", lw=0.8)
+            ax.set_ylabel("iterations", color="tab:blue")
+            ax2 = ax.twinx()
+            err = np.where(s["error"] > 0, s["error"], np.nan)
+            ax2.semilogy(s["time"], err, color="tab:red", lw=0.8)
+            ax2.set_ylabel("error ‖r − P_K(r − u − [μ‖u_T‖,0,0])‖/‖q‖", color="tab:red")
+            _save(fig, plots_dir, "solver.png", written)
+    return written
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="coulomb plot", description=__doc__.splitlines()[0])
+    parser.add_argument("outdir", help="folder written by `coulomb run`")
+    parser.add_argument("--out", help="folder for the PNG files (default: OUTDIR/plots)")
+    args = parser.parse_args(argv)
+    if not os.path.isdir(args.outdir):
+        print(f"coulomb plot: {args.outdir}: no such folder", file=sys.stderr)
+        return 2
+    written = plot(args.outdir, args.out)
+    if not written:
+        print(f"coulomb plot: {args.outdir}: no coulomb output files found", file=sys.stderr)
+        return 2
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
