@@ -1,10 +1,19 @@
-// Registration of the subcommands other than `run`.
+// Registration and dispatch of the subcommands other than `run`.
 #include "cli/commands.hpp"
+
+#include "cli/plot_command.hpp"
 
 namespace coulomb::cli {
 
-void add_commands(CLI::App& /*app*/) {}
+namespace {
+PlotArgs g_plot_args;  // parsed-argument storage of the program's single App (CLI layer only)
+}
 
-int dispatch(const CLI::App& /*app*/) { return 0; }
+void add_commands(CLI::App& app) { add_plot_command(app, g_plot_args); }
+
+int dispatch(const CLI::App& app) {
+  if (app.got_subcommand("plot")) return run_plot_command(g_plot_args);
+  return 0;
+}
 
 }  // namespace coulomb::cli

@@ -1,0 +1,15 @@
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace coulomb::cli {
+
+struct PlotArgs {
+  std::string outdir;
+  std::string plots;
+};
+void add_plot_command(CLI::App& app, PlotArgs& args);
+int run_plot_command(const PlotArgs& args);
+
+}  // namespace coulomb::cli
