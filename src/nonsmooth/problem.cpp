@@ -65,7 +65,7 @@ std::int32_t find_block(const ContactProblem& p, int i, int j) {
 
 }  // namespace
 
-void ContactProblem::validate() const {
+void ContactProblem::validate_structure() const {
   const int nc = contact_count;
   const auto n = static_cast<std::size_t>(nc);
   // Shapes.
@@ -96,15 +96,20 @@ void ContactProblem::validate() const {
     }
   }
   // Finite values, μ >= 0.
-  double w_max = 0.0;
   for (int i = 0; i < nc; ++i) {
     if (!std::isfinite(mu[i]) || mu[i] < 0.0) fail("mu must be finite and >= 0");
     if (!q[i].allFinite()) fail("q must be finite");
   }
   for (const Block3& b : blocks) {
     if (!b.allFinite()) fail("W must be finite");
-    w_max = std::max(w_max, b.cwiseAbs().maxCoeff());
   }
+}
+
+void ContactProblem::validate() const {
+  validate_structure();
+  const int nc = contact_count;
+  double w_max = 0.0;
+  for (const Block3& b : blocks) w_max = std::max(w_max, b.cwiseAbs().maxCoeff());
   // Symmetry W_ij = W_ji^T up to round-off of the assembly (1e-10 of the largest entry: the
   // FCLIB files are products J M^-1 J^T computed in double precision).
   const double sym_tol = 1e-10 * w_max;

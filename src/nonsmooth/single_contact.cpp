@@ -11,12 +11,16 @@
 ///        reach the tolerance, by a scan and bisection on the slip angle θ with
 ///        r = r_N (1, μ cos θ, μ sin θ), r_N = −q_N / (W_N · (1, μ cos θ, μ sin θ)) and the
 ///        condition u_T(θ) ∥ −(cos θ, sin θ). The better of the two answers is kept.
-/// The tolerance applies to ‖r − P_K(r − û)‖ / ‖q‖ (contact_error of the one-contact problem).
+/// The tolerance applies to ‖r − P_K(r − û)‖ / ‖q‖ (contact_error of the one-contact problem),
+/// floored at the round-off level of that quantity, 8 ε (‖r‖ (1 + 3 max|W_ij|) + ‖q‖) / ‖q‖: the
+/// measure mixes impulses and velocities, so with W ~ 1e-12 (r ~ 1e12 q) no solver gets below
+/// ~1e-4 although r is exact to 1e-16 relative.
 /// Nothing here allocates: all arrays are fixed-size.
 
 #include <coulomb/nonsmooth/alart_curnier.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -26,6 +30,14 @@ namespace {
 constexpr int kNewtonIterations = 40;
 constexpr int kAngleSamples = 96;
 constexpr int kBisections = 80;
+
+// Round-off level of the relative error at r: the error compares impulses with velocities, so
+// its evaluation carries ~ε (‖r‖ + ‖W‖ ‖r‖ + ‖q‖) / ‖q‖ whatever the solver does.
+double error_floor(const Block3& w, const Vec3& r, double qn) {
+  constexpr double kEps = std::numeric_limits<double>::epsilon();
+  const double wn = w.cwiseAbs().maxCoeff();
+  return 8.0 * kEps * (r.norm() * (1.0 + 3.0 * wn) + qn) / qn;
+}
 
 // Damped Newton on the Alart–Curnier function from the start r; returns the final residual.
 double newton_alart_curnier(const Block3& w, const Vec3& q, double mu, Vec3& r, double qn,
@@ -39,7 +51,8 @@ double newton_alart_curnier(const Block3& w, const Vec3& q, double mu, Vec3& r, 
   alart_curnier_function(r, u, mu, rho, phi, &jr, &ju);
   double merit = 0.5 * phi.squaredNorm();
   double err = single_contact_residual(w, q, mu, r) / qn;
-  for (int it = 0; it < kNewtonIterations && err > tolerance; ++it) {
+  for (int it = 0; it < kNewtonIterations && err > std::max(tolerance, error_floor(w, r, qn));
+       ++it) {
     // Newton direction from the generalised Jacobian J = dφ/dr + dφ/du W.
     const Mat3 jac = jr + ju * wm;
     const Vec3 step = jac.colPivHouseholderQr().solve(-phi);
@@ -69,11 +82,13 @@ double newton_alart_curnier(const Block3& w, const Vec3& q, double mu, Vec3& r, 
   return err;
 }
 
-// Slip-angle parametrisation of the sliding case: r(θ) and g(θ) = (cos θ, sin θ) × u_T(θ).
+// Slip-angle parametrisation of the sliding case, d(θ) = (1, μ cos θ, μ sin θ), r = r_N d with
+// r_N = −q_N / (W_N · d). The root function is g̃(θ) = (W_N · d) · ((cos θ, sin θ) × u_T(θ)):
+// the cross product scaled by W_N · d so that it stays finite where r_N → ∞ (W_N · d → 0+),
+// which is where strongly coupled blocks with large μ have their solution.
 struct AngleEval {
   bool valid = false;  // W_N · d(θ) > 0, so that r_N > 0
-  double g = 0.0;      // cross product, zero when u_T is parallel to the slip direction
-  double along = 0.0;  // u_T · (cos θ, sin θ), must be <= 0 (friction opposes sliding)
+  double g = 0.0;      // g̃(θ), zero when u_T is parallel to the slip direction
   Vec3 r = Vec3::Zero();
 };
 
@@ -83,16 +98,17 @@ AngleEval eval_angle(const Block3& w, const Vec3& q, double mu, double theta) {
   const double s = std::sin(theta);
   const Vec3 d(1.0, mu * c, mu * s);
   const double a = w.row(0).dot(d);
-  if (!(a > 0.0)) return e;
-  e.valid = true;
-  e.r = (-q[0] / a) * d;
-  const Vec3 u = w * e.r + q;
-  e.g = c * u[2] - s * u[1];
-  e.along = c * u[1] + s * u[2];
+  // den · u_T = −q_N W_T d + den q_T (finite for every θ).
+  const double v1 = -q[0] * w.row(1).dot(d) + a * q[1];
+  const double v2 = -q[0] * w.row(2).dot(d) + a * q[2];
+  e.g = c * v2 - s * v1;
+  e.valid = a > 0.0;
+  if (e.valid) e.r = (-q[0] / a) * d;
   return e;
 }
 
-// Scan of θ ∈ [0, 2π) and bisection on each sign change of g; keeps the lowest residual.
+// Scan of θ ∈ [0, 2π) and bisection on each sign change of g̃; keeps the lowest residual among
+// the roots with r_N > 0 (the residual rejects roots where u_T points along the friction).
 double angle_search(const Block3& w, const Vec3& q, double mu, Vec3& best_r, double qn) {
   double best = std::numeric_limits<double>::infinity();
   const double h = 2.0 * kPi / kAngleSamples;
@@ -100,27 +116,25 @@ double angle_search(const Block3& w, const Vec3& q, double mu, Vec3& best_r, dou
   for (int k = 1; k <= kAngleSamples; ++k) {
     const double th1 = k * h;
     const AngleEval cur = eval_angle(w, q, mu, th1);
-    if (prev.valid && cur.valid && (prev.g == 0.0 || (prev.g < 0.0) != (cur.g < 0.0))) {
+    if (prev.g == 0.0 || (prev.g < 0.0) != (cur.g < 0.0)) {
       // Bisection down to round-off on [θ0, θ1].
       double lo = th1 - h;
       double hi = th1;
-      double glo = prev.g;
+      const bool lo_negative = prev.g < 0.0;
       for (int b = 0; b < kBisections; ++b) {
         const double mid = 0.5 * (lo + hi);
         if (mid <= lo || mid >= hi) break;
         const AngleEval m = eval_angle(w, q, mu, mid);
-        if (!m.valid) break;
-        if ((m.g < 0.0) == (glo < 0.0) && m.g != 0.0) {
+        if (m.g != 0.0 && (m.g < 0.0) == lo_negative) {
           lo = mid;
-          glo = m.g;
         } else {
           hi = mid;
         }
       }
-      // Both ends of the final bracket are candidates; keep those that oppose the slip.
+      // Both ends of the final bracket are candidates.
       for (const double th : {lo, hi}) {
         const AngleEval m = eval_angle(w, q, mu, th);
-        if (!m.valid || m.along > 0.0) continue;
+        if (!m.valid) continue;
         const double e = single_contact_residual(w, q, mu, m.r) / qn;
         if (e < best) {
           best = e;
@@ -172,19 +186,25 @@ bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, do
     r_newton = Vec3(w(0, 0) > 0.0 ? -q[0] / w(0, 0) : 0.0, 0.0, 0.0);
   }
   const double e_newton = newton_alart_curnier(w, q, mu, r_newton, qn, tolerance);
-  if (e_newton <= tolerance) {
+  if (e_newton <= std::max(tolerance, error_floor(w, r_newton, qn))) {
     r = r_newton;
     return true;
   }
-  // Fallback: slip-angle search; keep the better of the two.
+  // Fallback: slip-angle search polished by Newton; keep the better of the two answers.
   Vec3 r_angle = Vec3::Zero();
-  const double e_angle = angle_search(w, q, mu, r_angle, qn);
-  if (e_angle < e_newton || !std::isfinite(e_newton)) {
-    r = r_angle;
-    return e_angle <= tolerance;
+  double e_angle = angle_search(w, q, mu, r_angle, qn);
+  if (std::isfinite(e_angle)) {
+    Vec3 r_polish = r_angle;
+    const double e_polish = newton_alart_curnier(w, q, mu, r_polish, qn, tolerance);
+    if (e_polish < e_angle) {
+      r_angle = r_polish;
+      e_angle = e_polish;
+    }
   }
-  r = r_newton;
-  return false;
+  const bool angle_better = e_angle < e_newton || !std::isfinite(e_newton);
+  r = angle_better ? r_angle : r_newton;
+  const double e = angle_better ? e_angle : e_newton;
+  return e <= std::max(tolerance, error_floor(w, r, qn));
 }
 
 }  // namespace coulomb

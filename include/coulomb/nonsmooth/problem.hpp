@@ -39,6 +39,9 @@ struct ContactProblem {
   void velocity(const std::vector<Vec3>& r, std::vector<Vec3>& u) const;
   /// Checks shapes, symmetry and finiteness; throws std::invalid_argument with what is wrong.
   void validate() const;
+  /// Checks shapes, index ranges, finiteness and μ >= 0 but not symmetry (some published FCLIB
+  /// problems have W symmetric only to 1e-3 relative); throws std::invalid_argument.
+  void validate_structure() const;
 };
 
 }  // namespace coulomb

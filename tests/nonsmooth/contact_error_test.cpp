@@ -1,0 +1,110 @@
+// Tests of the cone projection and of the error of Acary, Brémond & Huber (2018)
+// (src/nonsmooth/contact_error.cpp).
+#include <coulomb/nonsmooth/solver.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace coulomb {
+namespace {
+
+ContactProblem single(const Block3& w, const Vec3& q, double mu) {
+  ContactProblem p;
+  p.contact_count = 1;
+  p.mu = {mu};
+  p.q = {q};
+  p.row_start = {0, 1};
+  p.col = {0};
+  p.diag = {0};
+  p.blocks = {w};
+  return p;
+}
+
+TEST(ProjectOnCone, InsidePolarAndBoundary) {
+  const double mu = 0.5;
+  // Inside K: unchanged.
+  const Vec3 in(2.0, 0.3, -0.4);  // ‖x_T‖ = 0.5 <= μ x_N = 1
+  EXPECT_EQ(project_on_cone(in, mu), in);
+  // In the polar cone μ‖x_T‖ <= −x_N: apex.
+  EXPECT_EQ(project_on_cone(Vec3(-1.0, 0.6, 0.8), mu), Vec3::Zero());
+  // Boundary case in closed form: x = (0, 3, 4), ‖x_T‖ = 5:
+  // p_N = (0 + 0.5·5)/(1 + 0.25) = 2, p_T = μ p_N x_T/‖x_T‖ = (0.6, 0.8).
+  const Vec3 p = project_on_cone(Vec3(0.0, 3.0, 4.0), mu);
+  EXPECT_NEAR(p[0], 2.0, 1e-15);
+  EXPECT_NEAR(p[1], 0.6, 1e-15);
+  EXPECT_NEAR(p[2], 0.8, 1e-15);
+}
+
+TEST(ProjectOnCone, MoreauDecomposition) {
+  // x = P_K(x) + P_K°(x) with the two parts orthogonal: checked on a grid of points, μ = 0.7.
+  const double mu = 0.7;
+  for (int i = -3; i <= 3; ++i) {
+    for (int j = -3; j <= 3; ++j) {
+      const Vec3 x(0.7 * i, 0.9 * j - 0.1, 0.4 * i - 0.3 * j);
+      const Vec3 p = project_on_cone(x, mu);
+      const Vec3 d = x - p;
+      // p ∈ K, d ∈ K° = {μ‖d_T‖ <= −d_N}, p·d = 0 (to round-off of O(1) numbers).
+      EXPECT_LE(std::hypot(p[1], p[2]), mu * p[0] + 1e-14);
+      EXPECT_LE(mu * std::hypot(d[1], d[2]), -d[0] + 1e-14);
+      EXPECT_NEAR(p.dot(d), 0.0, 1e-14);
+    }
+  }
+}
+
+TEST(ProjectOnCone, Frictionless) {
+  // μ = 0: K is the half-line r_T = 0, r_N >= 0.
+  EXPECT_EQ(project_on_cone(Vec3(2.0, 1.0, -1.0), 0.0), Vec3(2.0, 0.0, 0.0));
+  EXPECT_EQ(project_on_cone(Vec3(-2.0, 1.0, -1.0), 0.0), Vec3::Zero());
+  EXPECT_EQ(project_on_cone(Vec3(3.0, 0.0, 0.0), 0.0), Vec3(3.0, 0.0, 0.0));
+}
+
+TEST(ContactError, ZeroAtKnownSolutions) {
+  const Block3 w = Block3::Identity();
+  // Take-off: q_N > 0, r = 0.
+  {
+    const ContactProblem p = single(w, Vec3(1.0, 2.0, 0.0), 0.5);
+    EXPECT_EQ(contact_error(p, {Vec3::Zero()}, {p.q[0]}), 0.0);
+  }
+  // Stick: r = −q inside the cone, u = 0.
+  {
+    const ContactProblem p = single(w, Vec3(-1.0, 0.1, 0.0), 0.5);
+    EXPECT_EQ(contact_error(p, {-p.q[0]}, {Vec3::Zero()}), 0.0);
+  }
+  // Slide with W = I, q = (−1, 2, 0), μ = 0.5: r = (1, −0.5, 0), u = (0, 1.5, 0).
+  {
+    const ContactProblem p = single(w, Vec3(-1.0, 2.0, 0.0), 0.5);
+    EXPECT_NEAR(contact_error(p, {Vec3(1.0, -0.5, 0.0)}, {Vec3(0.0, 1.5, 0.0)}), 0.0, 1e-16);
+  }
+}
+
+TEST(ContactError, ValuesAndNormalisation) {
+  const Block3 w = Block3::Identity();
+  // r = 0, q = (−2, 0, 0): x = (2, 0, 0) ∈ K, e = ‖0 − x‖ = 2, divided by ‖q‖ = 2 → 1.
+  {
+    const ContactProblem p = single(w, Vec3(-2.0, 0.0, 0.0), 0.3);
+    EXPECT_DOUBLE_EQ(contact_error(p, {Vec3::Zero()}, {p.q[0]}), 1.0);
+  }
+  // q = 0 (‖q‖ <= DBL_EPSILON): absolute value. r = (1, 0, 0), u = r, x = 0, e = 1.
+  {
+    const ContactProblem p = single(w, Vec3::Zero(), 0.3);
+    EXPECT_DOUBLE_EQ(contact_error(p, {Vec3(1.0, 0.0, 0.0)}, {Vec3(1.0, 0.0, 0.0)}), 1.0);
+  }
+  // Wrong friction direction: r = (1, 0.5, 0) while u = (0, 1.5, 0), μ = 0.5:
+  // x = r − u − [μ‖u_T‖,0,0] = (0.25, −1, 0); P_K(x) = ((0.25 + 0.5)/1.25)(1, −0.5, 0)
+  // = (0.6, −0.3, 0); e = ‖(0.4, 0.8, 0)‖ = √0.8; ‖q‖ = √5 (q = (−1, 2, 0)).
+  {
+    const ContactProblem p = single(w, Vec3(-1.0, 2.0, 0.0), 0.5);
+    EXPECT_NEAR(contact_error(p, {Vec3(1.0, 0.5, 0.0)}, {Vec3(0.0, 1.5, 0.0)}),
+                std::sqrt(0.8) / std::sqrt(5.0), 1e-15);
+  }
+}
+
+TEST(SolverStatus, Names) {
+  EXPECT_STREQ(to_string(SolverStatus::converged), "converged");
+  EXPECT_STREQ(to_string(SolverStatus::max_iterations), "max_iterations");
+  EXPECT_STREQ(to_string(SolverStatus::non_finite), "non_finite");
+}
+
+}  // namespace
+}  // namespace coulomb
