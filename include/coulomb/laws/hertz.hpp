@@ -1,0 +1,88 @@
+#pragma once
+/// @file
+/// Hertz normal law (compliant) and the Hertz contact geometry, circular and elliptic.
+///
+///   N = K δ^{3/2},   K = (4/3) E* √R*,   1/E* = (1 − ν1²)/E1 + (1 − ν2²)/E2,
+///   circular contact: 1/R* = 1/R1 + 1/R2, contact radius a = √(R* δ).
+///
+/// Elliptic contact (unequal principal curvatures; Johnson, "Contact Mechanics" (1985) §4.2,
+/// eqs. (4.39)–(4.41)): the initial separation is h = A x² + B y² with 0 ≤ A ≤ B,
+///   A + B = ½ (1/R1' + 1/R1'' + 1/R2' + 1/R2''),
+///   B − A = ½ [ (1/R1' − 1/R1'')² + (1/R2' − 1/R2'')² + 2 (1/R1' − 1/R1'')(1/R2' − 1/R2'') cos 2ψ ]^{1/2},
+/// ψ the angle between the first principal directions of the two surfaces. The contact ellipse has
+/// semi-axes a ≥ b, eccentricity e = √(1 − b²/a²), found from
+///   B/A = [ (a/b)² E(e) − K(e) ] / [ K(e) − E(e) ]                                  (Johnson 4.39)
+/// with K, E the complete elliptic integrals of modulus e (std::comp_ellint_1/2). Then, with
+/// p0 = 3N/(2π a b):  A + B = p0 E(e)/(E* b),  δ = p0 b K(e)/E*, so that
+///   b = √(δ E(e) / ((A + B) K(e))),  a = b/√(1 − e²),
+///   N = (2π/3) E* √(E(e)) / (K(e)^{3/2} √(A + B) √(1 − e²)) δ^{3/2} = (4/3) E* √R* δ^{3/2},
+/// which defines the equivalent radius R* of an elliptic contact (R* = R for A = B = 1/(2R)).
+///
+/// | symbol | meaning                                            | unit      | range          |
+/// |--------|----------------------------------------------------|-----------|----------------|
+/// | δ      | penetration −g                                     | m         |                |
+/// | K      | Hertz stiffness                                    | N/m^{3/2} | ≥ 0            |
+/// | E1, E2 | Young's moduli of the two materials                | Pa        | > 0            |
+/// | ν1, ν2 | Poisson's ratios                                   | -         | (−1, 0.5]      |
+/// | R', R''| principal radii of curvature (convex > 0, flat ∞)  | m         | A + B > 0      |
+///
+/// Valid range: small strain, frictionless, elastic half-spaces (a ≪ R). Stored energy
+/// (2/5) K δ^{5/2}; the law dissipates nothing. Geometry: NormalGeometry::radius = R*.
+/// Scene keys: `normal: {law: hertz, stiffness}` (explicit K, the geometry is then ignored) or
+/// `normal: {law: hertz}` with `young_modulus`/`poisson_ratio` taken from the two materials
+/// (`young_modulus`, `poisson_ratio` in the law map override both materials).
+/// References: Hertz (1882); Johnson (1985) §4.2; Hamrock & Brewe, J. Lubr. Technol. 105 (1983)
+/// 171 (approximations used as an independent check in the tests).
+
+#include <coulomb/laws/law.hpp>
+
+namespace coulomb {
+
+/// The elliptic Hertz contact of two curved surfaces.
+struct HertzEllipse {
+  double a_curv = 0.0;       ///< A [1/m] (smaller relative curvature)
+  double b_curv = 0.0;       ///< B [1/m]
+  double eccentricity = 0.0; ///< e = √(1 − b²/a²) [-]
+  double axis_ratio = 1.0;   ///< b/a [-] in (0, 1]
+  double radius = kInf;      ///< equivalent radius R* [m] (N = (4/3) E* √R* δ^{3/2})
+  double a_factor = 0.0;     ///< semi-major axis a = a_factor √δ [√m]
+  double b_factor = 0.0;     ///< semi-minor axis b = b_factor √δ [√m]
+};
+
+/// Effective modulus E* [Pa] of two materials (E [Pa], ν [-]).
+[[nodiscard]] double effective_modulus(double e1, double nu1, double e2, double nu2);
+
+/// Hertz contact geometry of two surfaces with principal curvatures c1, c2 (Curvature::d1 gives
+/// the first principal directions; ψ = angle between c1.d1 and c2.d1). Flat–flat: radius = +inf.
+/// Cost: a bisection on e (≈ 60 pairs of elliptic integrals); compute it once per contact.
+[[nodiscard]] HertzEllipse hertz_ellipse(const Curvature& c1, const Curvature& c2);
+
+/// The eccentricity e ∈ [0, 1) of Johnson eq. (4.39) for a curvature ratio B/A ≥ 1.
+[[nodiscard]] double hertz_eccentricity(double curvature_ratio);
+
+/// NormalGeometry for the normal laws: R* of hertz_ellipse().
+[[nodiscard]] NormalGeometry normal_geometry(const Curvature& c1, const Curvature& c2);
+
+class HertzNormalLaw final : public NormalLaw {
+ public:
+  /// Explicit `stiffness`, or E* from `young_modulus`/`poisson_ratio` (law map, else materials).
+  HertzNormalLaw(const LawSpec& spec, const Material& material1, const Material& material2);
+  /// Explicit stiffness K [N/m^{3/2}] (geometry ignored).
+  static HertzNormalLaw with_stiffness(double stiffness);
+  /// From the effective modulus E* [Pa] (K from the geometry's R* at each evaluation).
+  static HertzNormalLaw with_modulus(double effective_modulus);
+
+  [[nodiscard]] std::string_view name() const override { return "hertz"; }
+  [[nodiscard]] NormalResult evaluate(double delta, double delta_rate,
+                                      const NormalGeometry& geometry) const override;
+  [[nodiscard]] double potential(double delta, const NormalGeometry& geometry) const override;
+  /// K [N/m^{3/2}] for this geometry.
+  [[nodiscard]] double stiffness(const NormalGeometry& geometry) const;
+
+ private:
+  HertzNormalLaw() = default;
+  double stiffness_ = kInf;         ///< explicit K, or NaN when from E*
+  double effective_modulus_ = 0.0;  ///< E* [Pa]
+};
+
+}  // namespace coulomb

@@ -1,0 +1,212 @@
+#pragma once
+/// @file
+/// The contact-law interface of coulomb: what every constitutive law of the `laws` module offers to
+/// the two formulations, and the factories that build a law from a scene-file LawSpec.
+///
+/// Design
+/// ------
+/// - A law is a pure function of contact kinematics and parameters. It is constructed and validated
+///   once from a LawSpec (coulomb/model/model.hpp); construction throws LawError (a
+///   std::invalid_argument) whose message names the key and the valid range, e.g.
+///   "friction.mu: must be ≥ 0, got -0.2", and which carries the key and its SourceMark so that the
+///   scene loader can point at file:line:col. Evaluation never throws and never allocates.
+/// - Compliant interface (the ODE formulation): a normal law gives N(δ, δ̇, geometry) with ∂N/∂δ and
+///   ∂N/∂δ̇; a friction law gives F_t(v_t, N, x_t, memory) with ∂F/∂v_t (2×2), ∂F/∂N and ∂F/∂x_t;
+///   moment laws give M(ω, N) with their derivatives. Each result carries the power the law
+///   dissipates (≥ 0). Per-contact memory (elastic-stick anchor, stick flag, previous slip) is the
+///   small value FrictionMemory, passed in and returned updated: it lives in the simulation State,
+///   never in the law.
+/// - Nonsmooth interface: each set-valued law gives its admissible set as a value the solvers can
+///   project on (coulomb/laws/admissible_set.hpp, coulomb/laws/contensou_set.hpp).
+/// - The solver never asks which law it holds: everything goes through the virtual functions here.
+///
+/// Sign conventions (DESIGN.md §1)
+/// --------------------------------
+/// The normal n points from body 1 to body 2; gap g > 0 separated; penetration δ = −g and its rate
+/// δ̇ = −v_n. Contact frame (t1, t2, n) right-handed; all 2-D vectors here are components on (t1, t2).
+/// Slip v = v_{I∈2} − v_{I∈1}, sliding v_t its tangential part; ω = ω_2 − ω_1, spin ω_n = ω·n,
+/// rolling ω_t = n × (ω × n). Forces and moments are the action of body 1 on body 2: R = N n + F_t,
+/// M = M_n n + M_t; N ≥ 0; friction opposes v_t, the pivoting moment opposes ω_n, the rolling moment
+/// opposes ω_t.
+///
+/// Energy
+/// ------
+/// Four kinds of dissipated power, each ≥ 0 (EnergyKind): normal (the damping part of the normal
+/// force, (N − N_elastic) δ̇), friction (−F_t·v_t minus the power stored in an elastic-stick spring),
+/// rolling (−M_t·ω_t), pivoting (−M_n ω_n). Elastic parts report their stored energy instead.
+
+#include <coulomb/collision/contact_point.hpp>
+#include <coulomb/math/types.hpp>
+#include <coulomb/model/model.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace coulomb {
+
+using Vec2 = Eigen::Vector2d;  ///< components on (t1, t2)
+using Mat2 = Eigen::Matrix2d;
+
+/// A bad law parameter, found at construction. `what()` reads "KEY: must be ..., got VALUE".
+class LawError : public std::invalid_argument {
+ public:
+  LawError(std::string key, const std::string& message, SourceMark mark = {})
+      : std::invalid_argument(message), key_(std::move(key)), mark_(mark) {}
+  /// The offending key with its section, e.g. "friction.mu" (the section alone for the law name).
+  [[nodiscard]] const std::string& key() const { return key_; }
+  /// Where the key was written in the scene file (0:0 when not from a file).
+  [[nodiscard]] SourceMark mark() const { return mark_; }
+
+ private:
+  std::string key_;
+  SourceMark mark_;
+};
+
+/// The four kinds of dissipation reported per law (energy.csv has one column per kind).
+enum class EnergyKind : std::uint8_t { normal = 0, friction = 1, rolling = 2, pivoting = 3 };
+/// "normal", "friction", "rolling", "pivoting".
+[[nodiscard]] std::string_view energy_kind_name(EnergyKind kind);
+
+// ---------------------------------------------------------------------------------------------
+// Normal laws
+// ---------------------------------------------------------------------------------------------
+
+/// What a normal law needs to know of the contact's geometry.
+struct NormalGeometry {
+  /// Equivalent radius R* [m] such that a Hertz contact gives N = (4/3) E* √R* δ^{3/2}; for two
+  /// spheres 1/R* = 1/R1 + 1/R2; for unequal principal curvatures see hertz_ellipse(). +inf: flat.
+  double radius = kInf;
+};
+
+/// Normal force of a compliant law and its derivatives.
+struct NormalResult {
+  double force = 0.0;         ///< N ≥ 0 [N]
+  double d_delta = 0.0;       ///< ∂N/∂δ [N/m]
+  double d_rate = 0.0;        ///< ∂N/∂δ̇ [N s/m]
+  double power = 0.0;         ///< dissipated power (N − N_elastic) δ̇ ≥ 0 [W]
+};
+
+/// A normal contact law.
+class NormalLaw {
+ public:
+  virtual ~NormalLaw() = default;
+  /// The scene-file name: signorini, linear, hertz, hunt_crossley, dis_choc.
+  [[nodiscard]] virtual std::string_view name() const = 0;
+  /// True for Signorini (nonsmooth formulation only); evaluate() then returns zeros.
+  [[nodiscard]] virtual bool set_valued() const { return false; }
+  /// Newton restitution coefficient e_n in [0, 1] used by the nonsmooth formulation at impacts
+  /// (compliant laws: 0, their restitution comes from their damping).
+  [[nodiscard]] virtual double restitution() const { return 0.0; }
+  /// N(δ, δ̇) for penetration δ = −gap [m] and its rate δ̇ [m/s]. N = 0 for δ ≤ 0.
+  [[nodiscard]] virtual NormalResult evaluate(double delta, double delta_rate,
+                                              const NormalGeometry& geometry) const = 0;
+  /// Elastic energy stored at penetration δ [J] (0 for δ ≤ 0 and for Signorini).
+  [[nodiscard]] virtual double potential(double delta, const NormalGeometry& geometry) const = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Friction (tangential) laws
+// ---------------------------------------------------------------------------------------------
+
+/// Per-contact friction memory; lives in the simulation State. Default: slipping, no anchor.
+struct FrictionMemory {
+  bool sticking = false;             ///< previous state: stick (true) or slip (false)
+  Vec2 anchor_force = Vec2::Zero();  ///< F0: tangential force when the anchor was set [N]
+  Vec2 anchor = Vec2::Zero();        ///< x0: tangential displacement where slip stopped [m]
+  Vec2 previous_slip = Vec2::Zero(); ///< v_t at the previous evaluation that was committed [m/s]
+};
+
+/// Kinematic input of a friction law.
+struct TangentialInput {
+  Vec2 slip = Vec2::Zero();          ///< v_t [m/s]
+  double normal_force = 0.0;         ///< N ≥ 0 [N]
+  Vec2 displacement = Vec2::Zero();  ///< x_t: accumulated tangential relative displacement [m]
+                                     ///< (used by elastic stick only)
+};
+
+/// Friction force of a compliant law, its derivatives and the updated memory.
+struct TangentialResult {
+  Vec2 force = Vec2::Zero();     ///< F_t [N]
+  Mat2 d_slip = Mat2::Zero();    ///< ∂F_t/∂v_t [N s/m]
+  Vec2 d_normal = Vec2::Zero();  ///< ∂F_t/∂N [-]
+  Mat2 d_displacement = Mat2::Zero();  ///< ∂F_t/∂x_t [N/m] (elastic stick; 0 otherwise)
+  double power = 0.0;            ///< dissipated power ≥ 0 [W]
+  double stored = 0.0;           ///< elastic energy in a stick spring [J]
+  FrictionMemory memory;         ///< memory to commit if this evaluation ends the step
+};
+
+/// A friction law. Set-valued laws (Coulomb) also give their cone for the nonsmooth formulation.
+class FrictionLaw {
+ public:
+  virtual ~FrictionLaw() = default;
+  /// The scene-file name: coulomb, viscous, regularized, stribeck, elastic_stick.
+  [[nodiscard]] virtual std::string_view name() const = 0;
+  /// True for Coulomb: the nonsmooth formulation uses cone(); evaluate() gives the slip branch.
+  [[nodiscard]] virtual bool set_valued() const { return false; }
+  /// Friction coefficients (μ along t1, μ along t2) of the admissible cone given the previous
+  /// stick/slip state (μ_s after a stick, μ_k after a slip). Compliant laws: their saturation.
+  [[nodiscard]] virtual Vec2 cone_coefficients(const FrictionMemory& memory) const = 0;
+  /// F_t as a function of slip, normal force and memory.
+  [[nodiscard]] virtual TangentialResult evaluate(const TangentialInput& input,
+                                                  const FrictionMemory& memory) const = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Moment laws (rolling, pivoting, soft finger)
+// ---------------------------------------------------------------------------------------------
+
+/// Rolling moment M_t (2-D, on (t1, t2)) and its derivatives.
+struct RollingResult {
+  Vec2 moment = Vec2::Zero();    ///< M_t [N m]
+  Mat2 d_omega = Mat2::Zero();   ///< ∂M_t/∂ω_t [N m s]
+  Vec2 d_normal = Vec2::Zero();  ///< ∂M_t/∂N [m]
+  double power = 0.0;            ///< −M_t·ω_t ≥ 0 [W]
+};
+
+/// Pivoting moment M_n and its derivatives.
+struct PivotingResult {
+  double moment = 0.0;    ///< M_n [N m]
+  double d_omega = 0.0;   ///< ∂M_n/∂ω_n [N m s]
+  double d_normal = 0.0;  ///< ∂M_n/∂N [m]
+  double power = 0.0;     ///< −M_n ω_n ≥ 0 [W]
+};
+
+class RollingLaw {
+ public:
+  virtual ~RollingLaw() = default;
+  /// Rolling-friction length k [m]: ‖M_t‖ ≤ k N.
+  [[nodiscard]] virtual double coefficient() const = 0;
+  [[nodiscard]] virtual RollingResult evaluate(const Vec2& omega_t, double normal_force) const = 0;
+};
+
+class PivotingLaw {
+ public:
+  virtual ~PivotingLaw() = default;
+  /// Pivoting length h [m]: |M_n| ≤ h N (soft finger: h = r_t μ).
+  [[nodiscard]] virtual double coefficient() const = 0;
+  [[nodiscard]] virtual PivotingResult evaluate(double omega_n, double normal_force) const = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Factories (throw LawError on bad parameters)
+// ---------------------------------------------------------------------------------------------
+
+/// Normal law from `normal: {law: signorini|linear|hertz|hunt_crossley|dis_choc, ...}`. Hertz and
+/// Hunt–Crossley without an explicit `stiffness` take E, ν from the two materials.
+[[nodiscard]] std::unique_ptr<NormalLaw> make_normal_law(const LawSpec& spec,
+                                                         const Material& material1 = {},
+                                                         const Material& material2 = {});
+/// Friction law from `friction: {law: coulomb|viscous|regularized|stribeck|elastic_stick, ...}`.
+[[nodiscard]] std::unique_ptr<FrictionLaw> make_friction_law(const LawSpec& spec);
+/// Rolling friction from `rolling: {k, regularization}`.
+[[nodiscard]] std::unique_ptr<RollingLaw> make_rolling_law(const LawSpec& spec);
+/// Pivoting friction from `pivoting: {h, regularization}`.
+[[nodiscard]] std::unique_ptr<PivotingLaw> make_pivoting_law(const LawSpec& spec);
+/// Soft finger from `soft_finger: {radius, regularization}` and the friction coefficient μ of the
+/// contact's friction law (h = r_t μ).
+[[nodiscard]] std::unique_ptr<PivotingLaw> make_soft_finger_law(const LawSpec& spec, double mu);
+
+}  // namespace coulomb

@@ -1,0 +1,145 @@
+#include <coulomb/laws/hertz.hpp>
+
+#include "laws/params.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace coulomb {
+
+double effective_modulus(double e1, double nu1, double e2, double nu2) {
+  return 1.0 / ((1.0 - nu1 * nu1) / e1 + (1.0 - nu2 * nu2) / e2);
+}
+
+double hertz_eccentricity(double ratio) {
+  if (!(ratio > 1.0)) return 0.0;
+  // g(e) = [(a/b)² E − K]/(K − E) grows from 1 (e = 0) to ∞ (e → 1): bisect on the axis ratio
+  // k' = b/a ∈ (0, 1], where g is decreasing, so that e = √(1 − k'²) keeps full precision.
+  auto g = [](double kp) {
+    const double e = std::sqrt((1.0 - kp) * (1.0 + kp));
+    const double kk = std::comp_ellint_1(e);
+    const double ee = std::comp_ellint_2(e);
+    return (ee / (kp * kp) - kk) / (kk - ee);
+  };
+  double lo = 0.0, hi = 1.0;  // g(lo) = ∞ > ratio, g(hi) = 1 < ratio
+  for (int i = 0; i < 200 && hi - lo > 1e-16 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (g(mid) > ratio) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  const double kp = 0.5 * (lo + hi);
+  return std::sqrt((1.0 - kp) * (1.0 + kp));
+}
+
+HertzEllipse hertz_ellipse(const Curvature& c1, const Curvature& c2) {
+  // Relative curvatures A ≤ B (Johnson 4.2): sum and difference of the principal curvatures.
+  const double k1a = 1.0 / c1.r1, k1b = 1.0 / c1.r2, k2a = 1.0 / c2.r1, k2b = 1.0 / c2.r2;
+  const double d1 = k1a - k1b, d2 = k2a - k2b;
+  const double cos_psi = c1.d1.normalized().dot(c2.d1.normalized());
+  const double cos_2psi = 2.0 * cos_psi * cos_psi - 1.0;
+  const double sum = 0.5 * (k1a + k1b + k2a + k2b);
+  const double diff = 0.5 * std::sqrt(std::max(0.0, d1 * d1 + d2 * d2 + 2.0 * d1 * d2 * cos_2psi));
+  HertzEllipse h;
+  h.a_curv = 0.5 * (sum - diff);
+  h.b_curv = 0.5 * (sum + diff);
+  if (!(sum > 0.0) || !(h.a_curv > 0.0)) {
+    // Flat in at least one direction: no point contact (line or plane contact).
+    h.radius = kInf;
+    return h;
+  }
+  // Eccentricity, then the semi-axes per √δ and the equivalent radius.
+  h.eccentricity = hertz_eccentricity(h.b_curv / h.a_curv);
+  const double e = h.eccentricity;
+  const double kk = std::comp_ellint_1(e), ee = std::comp_ellint_2(e);
+  h.axis_ratio = std::sqrt((1.0 - e) * (1.0 + e));
+  h.b_factor = std::sqrt(ee / (sum * kk));
+  h.a_factor = h.b_factor / h.axis_ratio;
+  const double sqrt_r = 0.5 * kPi * std::sqrt(ee) / (std::pow(kk, 1.5) * std::sqrt(sum) *
+                                                     h.axis_ratio);
+  h.radius = sqrt_r * sqrt_r;
+  return h;
+}
+
+NormalGeometry normal_geometry(const Curvature& c1, const Curvature& c2) {
+  return {hertz_ellipse(c1, c2).radius};
+}
+
+namespace detail {
+double read_effective_modulus(Params& p, const Material& m1, const Material& m2) {
+  // Young's moduli and Poisson's ratios: the law map overrides both materials.
+  const double e_law = p.number("young_modulus", std::nan(""), 0.0, kInf, true);
+  const double nu_law = p.number("poisson_ratio", std::nan(""), -1.0, 0.5, true);
+  double e1 = std::isnan(e_law) ? m1.young_modulus : e_law;
+  double e2 = std::isnan(e_law) ? m2.young_modulus : e_law;
+  double nu1 = std::isnan(nu_law) ? m1.poisson_ratio : nu_law;
+  double nu2 = std::isnan(nu_law) ? m2.poisson_ratio : nu_law;
+  if (std::isnan(e1) || std::isnan(e2)) {
+    throw p.error("stiffness", "required unless both materials (or this law) give young_modulus");
+  }
+  if (std::isnan(nu1) || std::isnan(nu2)) {
+    throw p.error("stiffness", "required unless both materials (or this law) give poisson_ratio");
+  }
+  if (!(e1 > 0.0) || !(e2 > 0.0)) {
+    throw p.error("young_modulus", fmt::format("must be > 0, got {} and {}", e1, e2));
+  }
+  if (!(nu1 > -1.0 && nu1 <= 0.5) || !(nu2 > -1.0 && nu2 <= 0.5)) {
+    throw p.error("poisson_ratio", fmt::format("must be in (-1, 0.5], got {} and {}", nu1, nu2));
+  }
+  return effective_modulus(e1, nu1, e2, nu2);
+}
+}  // namespace detail
+
+HertzNormalLaw::HertzNormalLaw(const LawSpec& spec, const Material& m1, const Material& m2) {
+  detail::Params p(spec, "normal");
+  if (p.has("stiffness")) {
+    stiffness_ = p.required("stiffness", 0.0, kInf);
+  } else {
+    stiffness_ = std::nan("");
+    effective_modulus_ = detail::read_effective_modulus(p, m1, m2);
+  }
+  p.finish();
+}
+
+HertzNormalLaw HertzNormalLaw::with_stiffness(double stiffness) {
+  return HertzNormalLaw(LawSpec{"hertz", {{"stiffness", stiffness}}, {}, {}}, {}, {});
+}
+
+HertzNormalLaw HertzNormalLaw::with_modulus(double effective_modulus) {
+  if (!(effective_modulus > 0.0) || !std::isfinite(effective_modulus)) {
+    throw LawError("normal.young_modulus",
+                   fmt::format("normal.young_modulus: effective modulus must be > 0, got {}",
+                               effective_modulus));
+  }
+  HertzNormalLaw law;
+  law.stiffness_ = std::nan("");
+  law.effective_modulus_ = effective_modulus;
+  return law;
+}
+
+double HertzNormalLaw::stiffness(const NormalGeometry& geometry) const {
+  if (!std::isnan(stiffness_)) return stiffness_;
+  return (4.0 / 3.0) * effective_modulus_ * std::sqrt(geometry.radius);
+}
+
+NormalResult HertzNormalLaw::evaluate(double delta, double /*delta_rate*/,
+                                      const NormalGeometry& geometry) const {
+  NormalResult r;
+  if (delta <= 0.0) return r;
+  // N = K δ^{3/2}, ∂N/∂δ = (3/2) K δ^{1/2}; purely elastic.
+  const double k = stiffness(geometry);
+  const double root = std::sqrt(delta);
+  r.force = k * delta * root;
+  r.d_delta = 1.5 * k * root;
+  return r;
+}
+
+double HertzNormalLaw::potential(double delta, const NormalGeometry& geometry) const {
+  if (delta <= 0.0) return 0.0;
+  return 0.4 * stiffness(geometry) * delta * delta * std::sqrt(delta);
+}
+
+}  // namespace coulomb

@@ -1,0 +1,86 @@
+// Factories, parameter validation and error messages of the laws module.
+#include <coulomb/laws/law.hpp>
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+using namespace coulomb;
+
+namespace {
+std::string message_of(const std::function<void()>& f, std::string* key = nullptr,
+                       SourceMark* mark = nullptr) {
+  try {
+    f();
+  } catch (const LawError& e) {
+    if (key) *key = e.key();
+    if (mark) *mark = e.mark();
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Law, FactoriesBuildEveryNamedLaw) {
+  for (const char* name : {"signorini", "linear", "hertz", "hunt_crossley", "dis_choc"}) {
+    LawSpec s{name, {{"stiffness", 1e5}}, {}, {}};
+    if (std::string(name) == "signorini") s.params = {{"restitution", 0.5}};
+    EXPECT_EQ(make_normal_law(s)->name(), name);
+  }
+  for (const char* name : {"coulomb", "viscous", "regularized", "stribeck", "elastic_stick"}) {
+    LawSpec s{name, {}, {}, {}};
+    const std::string n = name;
+    if (n == "coulomb" || n == "elastic_stick") s.params = {{"mu", 0.3}};
+    if (n == "viscous") s.params = {{"damping", 2.0}};
+    if (n == "regularized") s.params = {{"mu", 0.3}, {"regularization", 1e-3}};
+    if (n == "stribeck") s.params = {{"mu_s", 0.5}, {"mu_k", 0.3}, {"stribeck_velocity", 0.01}};
+    EXPECT_EQ(make_friction_law(s)->name(), name);
+  }
+  EXPECT_DOUBLE_EQ(make_rolling_law({"", {{"k", 0.002}}, {}, {}})->coefficient(), 0.002);
+  EXPECT_DOUBLE_EQ(make_pivoting_law({"", {{"h", 0.003}}, {}, {}})->coefficient(), 0.003);
+  EXPECT_DOUBLE_EQ(make_soft_finger_law({"", {{"radius", 0.01}}, {}, {}}, 0.5)->coefficient(), 0.005);
+}
+
+TEST(Law, ErrorsNameTheKeyTheRangeAndTheMark) {
+  std::string key;
+  SourceMark mark;
+  LawSpec s{"coulomb", {{"mu", -0.2}}, {}, {{"mu", {12, 7}}}};
+  EXPECT_EQ(message_of([&] { (void)make_friction_law(s); }, &key, &mark),
+            "friction.mu: must be ≥ 0, got -0.2");
+  EXPECT_EQ(key, "friction.mu");
+  EXPECT_EQ(mark.line, 12);
+  EXPECT_EQ(mark.column, 7);
+  // Range with two bounds; unknown law; unknown key; missing required key; bad option.
+  EXPECT_EQ(message_of([] { (void)make_normal_law({"signorini", {{"restitution", 1.5}}, {}, {}}); }),
+            "normal.restitution: must be in [0, 1], got 1.5");
+  EXPECT_EQ(message_of([] { (void)make_normal_law({"spring", {}, {}, {}}); }, &key),
+            "normal.law: must be one of signorini|linear|hertz|hunt_crossley|dis_choc, got 'spring'");
+  EXPECT_EQ(key, "normal.law");
+  EXPECT_EQ(message_of([] { (void)make_friction_law({"coulomb", {{"mu", 0.1}, {"muu", 1}}, {}, {}}); }),
+            "friction.muu: not a parameter of law 'coulomb'");
+  EXPECT_NE(message_of([] { (void)make_friction_law({"viscous", {}, {}, {}}); })
+                .find("friction.damping: required"),
+            std::string::npos);
+  EXPECT_EQ(message_of([] {
+              (void)make_friction_law({"regularized", {{"mu", 0.1}, {"regularization", 1e-3}},
+                                       {{"form", "cubic"}}, {}});
+            }),
+            "friction.form: must be one of tanh|linear, got 'cubic'");
+  EXPECT_EQ(message_of([] { (void)make_rolling_law({"", {{"k", -1}}, {}, {}}); }),
+            "rolling.k: must be ≥ 0, got -1");
+  EXPECT_EQ(message_of([] { (void)make_friction_law({"regularized", {{"mu", 0.1}, {"regularization", 0}}, {}, {}}); }),
+            "friction.regularization: must be > 0, got 0");
+}
+
+TEST(Law, LawErrorIsAnInvalidArgument) {
+  EXPECT_THROW((void)make_friction_law({"coulomb", {{"mu", std::nan("")}}, {}, {}}),
+               std::invalid_argument);
+}
+
+TEST(Law, EnergyKindNames) {
+  EXPECT_EQ(energy_kind_name(EnergyKind::normal), "normal");
+  EXPECT_EQ(energy_kind_name(EnergyKind::friction), "friction");
+  EXPECT_EQ(energy_kind_name(EnergyKind::rolling), "rolling");
+  EXPECT_EQ(energy_kind_name(EnergyKind::pivoting), "pivoting");
+}
