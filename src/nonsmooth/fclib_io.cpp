@@ -6,9 +6,11 @@
 extern "C" {
 #include <fclib.h>
 }
+#include <hdf5.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -24,9 +26,28 @@ struct SolutionDeleter {
   void operator()(fclib_solution* p) const { fclib_delete_solutions(p, 1); }
 };
 
+// Whether every path of `links` exists in the HDF5 file (libfclib exits the process on a missing
+// group, so the file is probed first).
+bool has_links(const std::string& path, std::initializer_list<const char*> links) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (file < 0) return false;
+  bool all = true;
+  for (const char* link : links) {
+    if (H5Lexists(file, link, H5P_DEFAULT) <= 0) {
+      all = false;
+      break;
+    }
+  }
+  H5Fclose(file);
+  return all;
+}
+
 std::unique_ptr<fclib_local, LocalDeleter> open_local(const std::string& path) {
   if (!std::filesystem::exists(path)) {
     throw std::runtime_error("FCLIB file not found: " + path);
+  }
+  if (!has_links(path, {"/fclib_local", "/fclib_local/W", "/fclib_local/vectors"})) {
+    throw std::runtime_error(path + " holds no /fclib_local problem");
   }
   std::unique_ptr<fclib_local, LocalDeleter> local(fclib_read_local(path.c_str()));
   if (!local) throw std::runtime_error("cannot read /fclib_local from " + path);
@@ -100,7 +121,7 @@ ContactProblem read_fclib_local(const std::string& path) {
 std::optional<ContactSolution> read_fclib_solution(const std::string& path) {
   const auto local = open_local(path);
   const int n = local->W->m;
-  // fclib_read_solution returns null when /solution is absent.
+  if (!has_links(path, {"/solution", "/solution/r", "/solution/u"})) return std::nullopt;
   std::unique_ptr<fclib_solution, SolutionDeleter> sol(fclib_read_solution(path.c_str()));
   if (!sol || sol->r == nullptr || sol->u == nullptr) return std::nullopt;
   ContactSolution s;
