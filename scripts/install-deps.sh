@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libfclib-dev libhdf5-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
+  chromium
 )
 # Optional extras: set COULOMB_PEERS=1 to install the peers used by bench/.
 if [[ "${COULOMB_PEERS:-0}" == 1 ]]; then
