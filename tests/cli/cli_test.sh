@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The coulomb program end to end: help, version, the default scene, bad scenes (exit 2, one line
+# FILE:LINE:COL, nothing written), overrides, determinism of trajectory.csv.
+set -euo pipefail
+coulomb="$1"
+work="$2/cli-test"
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$coulomb" --help | grep -q "run" || fail "--help does not list run"
+"$coulomb" --version | grep -Eq '^coulomb [0-9]+\.[0-9]+\.[0-9]+' || fail "--version"
+
+# The built-in default scene, quiet, into a chosen folder.
+"$coulomb" run --quiet --out default --end 0.05
+for f in trajectory.csv contacts.csv energy.csv solver.csv summary.json; do
+  [[ -s default/$f ]] || fail "default scene did not write $f"
+done
+ls default | grep -q partial && fail "a .partial file was left"
+
+# Summary on stdout names the output folder.
+"$coulomb" run --out second --end 0.05 | grep -q "results: second/" || fail "summary does not name the output folder"
+cmp -s default/trajectory.csv second/trajectory.csv || fail "two runs of one scene differ"
+
+# --dt and --end override the scene.
+"$coulomb" run --quiet --out dt --end 0.01 --dt 1e-3
+rows=$(($(wc -l < dt/solver.csv) - 1))
+[[ $rows == 10 ]] || fail "--dt/--end: expected 10 steps, got $rows"
+
+# A bad scene: exit status 2, one line FILE:LINE:COL: error: ..., no output folder created.
+printf 'name: bad\ntime: {end: 1.0, step: 1.0e-3}\nbodies:\n  - name: ball\n    mass: -1.0\n    shapes: [{type: sphere, radius: 0.1}]\n' > bad.yaml
+set +e
+msg=$("$coulomb" run bad.yaml --out bad-out 2>&1 >/dev/null); status=$?
+set -e
+[[ $status == 2 ]] || fail "bad scene: exit status $status, expected 2"
+[[ $(printf '%s\n' "$msg" | wc -l) == 1 ]] || fail "bad scene: message is not one line: $msg"
+[[ $msg =~ ^bad\.yaml:5:[0-9]+:\ error:\ .*mass ]] || fail "bad scene: unexpected message: $msg"
+[[ ! -e bad-out ]] || fail "bad scene: the output folder was created"
+
+# A missing file: exit status 2.
+set +e
+"$coulomb" run missing.yaml --out missing-out 2>/dev/null; status=$?
+set -e
+[[ $status == 2 ]] || fail "missing scene: exit status $status"
+[[ ! -e missing-out ]] || fail "missing scene: output folder created"
+echo "cli: all checks passed"
