@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -65,25 +66,30 @@ std::int64_t Model::output_stride() const {
 }
 
 bool is_physical_inertia(const Mat3& inertia, std::string* why) {
-  auto fail = [why](const char* text) {
+  auto fail = [why](const std::string& text) {
     if (why != nullptr) *why = text;
     return false;
   };
-  if (!inertia.allFinite()) return fail("the inertia has non-finite entries");
+  if (!inertia.allFinite()) return fail("it has non-finite entries");
   // Symmetry, relative to the largest entry.
   const double scale = inertia.cwiseAbs().maxCoeff();
-  if (scale == 0.0) return fail("the inertia is zero");
+  if (scale == 0.0) return fail("it is zero");
   if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() > 1e-9 * scale) {
-    return fail("the inertia matrix is not symmetric");
+    return fail("it is not symmetric");
   }
   // Principal moments (ascending) of the symmetric part.
   const Mat3 sym = 0.5 * (inertia + inertia.transpose());
   const Eigen::SelfAdjointEigenSolver<Mat3> eig(sym, Eigen::EigenvaluesOnly);
   const Vec3 p = eig.eigenvalues();
-  if (p(0) <= 0.0) return fail("the inertia is not positive definite (a principal moment is <= 0)");
+  char moments[96];
+  std::snprintf(moments, sizeof moments, "(%g, %g, %g)", p(0), p(1), p(2));
+  if (p(0) <= 0.0) {
+    return fail(std::string("its principal moments ") + moments + " are not all > 0");
+  }
   // Triangle inequality: the largest moment is at most the sum of the two others.
   if (p(0) + p(1) - p(2) < -1e-9 * (p(0) + p(1) + p(2))) {
-    return fail("the principal moments violate the triangle inequality I1 + I2 >= I3");
+    return fail(std::string("its principal moments ") + moments +
+                " violate the triangle inequality I1 + I2 >= I3");
   }
   return true;
 }

@@ -387,11 +387,7 @@ Mat3 read_inertia(const Reporter& r, const Field& f) {
   }
   std::string why;
   if (!is_physical_inertia(inertia, &why)) {
-    const Eigen::SelfAdjointEigenSolver<Mat3> eig(0.5 * (inertia + inertia.transpose()),
-                                                  Eigen::EigenvaluesOnly);
-    const Vec3 p = eig.eigenvalues();
-    r.fail(f, fmt::format("{} is not a physical inertia: {} (principal moments {:g}, {:g}, {:g})",
-                          f.path, why, p(0), p(1), p(2)));
+    r.fail(f, fmt::format("{} (kg m^2) is not a physical inertia: {}", f.path, why));
   }
   return inertia;
 }

@@ -26,7 +26,8 @@ std::string describe(const YAML::Node& node) {
     case YAML::NodeType::Map:
       return "a map";
     case YAML::NodeType::Sequence:
-      return "a sequence";
+      return node.size() == 1 ? "a sequence of 1 element"
+                              : fmt::format("a sequence of {} elements", node.size());
     case YAML::NodeType::Scalar:
       return "'" + node.Scalar() + "'";
     default:
@@ -197,10 +198,8 @@ std::string string(const Reporter& r, const Field& f) {
 
 Vec3 vec3(const Reporter& r, const Field& f) {
   if (!f.node.IsSequence() || f.node.size() != 3) {
-    const std::string got = f.node.IsSequence()
-                                ? fmt::format("a sequence of {} elements", f.node.size())
-                                : describe(f.node);
-    r.fail(f, fmt::format("{} must be a sequence of 3 numbers [x, y, z], got {}", f.path, got));
+    r.fail(f, fmt::format("{} must be a sequence of 3 numbers [x, y, z], got {}", f.path,
+                          describe(f.node)));
   }
   const std::vector<Field> e = sequence(r, f);
   return {number(r, e[0]), number(r, e[1]), number(r, e[2])};
@@ -246,12 +245,9 @@ Quat orientation(const Reporter& r, const Field& f) {
   }
   // Quaternion form (w, x, y, z).
   if (!f.node.IsSequence() || f.node.size() != 4) {
-    const std::string got = f.node.IsSequence()
-                                ? fmt::format("a sequence of {} elements", f.node.size())
-                                : describe(f.node);
     r.fail(f, fmt::format("{} must be a quaternion [w, x, y, z] or {{axis: [x, y, z], angle: rad}}, "
                           "got {}",
-                          f.path, got));
+                          f.path, describe(f.node)));
   }
   const std::vector<Field> e = sequence(r, f);
   Quat q(number(r, e[0]), number(r, e[1]), number(r, e[2]), number(r, e[3]));

@@ -132,7 +132,8 @@ struct Model {
 /// True if the symmetric matrix `inertia` [kg m²] is a physical inertia tensor: symmetric (to a
 /// relative 1e-9), positive definite, and its principal moments satisfy the triangle inequality
 /// I_a + I_b >= I_c (to a relative 1e-9 of the trace, so that thin plates and rods pass).
-/// When false, `why` (if non-null) receives a sentence saying which condition fails.
+/// When false, `why` (if non-null) receives a phrase saying which condition fails, e.g.
+/// "its principal moments (1, 1, 2.5) violate the triangle inequality I1 + I2 >= I3".
 [[nodiscard]] bool is_physical_inertia(const Mat3& inertia, std::string* why = nullptr);
 
 }  // namespace coulomb
