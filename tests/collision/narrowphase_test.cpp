@@ -440,6 +440,26 @@ TEST(Narrowphase, CcdSphereOnConeSide) {
   EXPECT_EQ(pts[0].curvature1.r2, kInf);
 }
 
+TEST(Narrowphase, CcdSphereOffCentreOnCylinderCapAndHullFace) {
+  // The MPR ray from centre to centre is oblique here; the exact normal is the cap's +z.
+  const auto pts = run(Cylinder{1.0, 0.2}, Pose{}, Sphere{0.1}, at(Vec3(0.5, 0.1, 0.29)), 0.0);
+  ASSERT_EQ(pts.size(), 1u);
+  EXPECT_NEAR((pts[0].n_W - Vec3::UnitZ()).norm(), 0.0, kMprNormalTol);
+  EXPECT_NEAR(pts[0].gap, -0.01, 1e-10);
+  EXPECT_NEAR((pts[0].p2_W - Vec3(0.5, 0.1, 0.19)).norm(), 0.0, 1e-6);
+  // A sphere resting on the slanted face x + y + z = 1 of the unit-corner tetrahedron.
+  const ConvexHull tet = make_convex_hull(
+      std::vector<Vec3>{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)});
+  const Vec3 n = Vec3::Constant(1.0 / std::sqrt(3.0));
+  const Vec3 foot = Vec3::Constant(1.0 / 3.0);
+  const auto q = run(tet, Pose{}, Sphere{0.2}, at(foot + 0.19 * n), 0.0);
+  ASSERT_EQ(q.size(), 1u);
+  EXPECT_NEAR((q[0].n_W - n).norm(), 0.0, kMprNormalTol);
+  EXPECT_NEAR(q[0].gap, -0.01, 1e-10);
+  EXPECT_EQ(q[0].curvature1.r1, kInf);
+  EXPECT_NEAR(q[0].curvature2.r1, 0.2, 1e-15);
+}
+
 TEST(Narrowphase, EveryPairBothOrders) {
   // Each kind against each other kind, overlapping a little: at least one point, and the swapped
   // call gives the flipped points (checked in run()).
