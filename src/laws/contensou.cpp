@@ -221,10 +221,10 @@ Resultant Pade22::operator()(double eps) const {
 Generalized Generalized::hertz() { return Generalized{}; }
 Generalized Generalized::uniform() { return Generalized{1.0, 3.83, 2.0 / 3.0, 2.22, 4.85}; }
 Resultant Generalized::operator()(double eps) const {
-  // F = (1 + (b/ε)^n)^{−1/n}, m = m0 (1 + (cε)^k)^{−1/k}, through one log and exp/log1p pairs.
-  const double le = std::log(eps);  // −∞ at ε = 0, +∞ at ε = ∞: both limits come out exact
-  const double F = std::exp(-softplus(n * (std::log(b) - le)) / n);
-  const double m = m0 * std::exp(-softplus(k * (std::log(c) + le)) / k);
+  // F = (1 + (b/ε)^n)^{−1/n}, m = m0 (1 + (cε)^k)^{−1/k}, as exp(−softplus(n log(b/ε))/n):
+  // log(b/ε) = +∞ at ε = 0 and −∞ at ε = ∞, so both limits come out exact without branches.
+  const double F = std::exp(-softplus(n * std::log(b / eps)) / n);
+  const double m = m0 * std::exp(-softplus(k * std::log(c * eps)) / k);
   return {F, m};
 }
 

@@ -204,7 +204,7 @@ struct Integrals {
 /// The chord is mapped by ρ = ρ_mid + h sin χ, which also regularises a pressure vanishing like a
 /// square root at the boundary (Hertz). P' inside (|P'| < 1): line angles ψ ∈ [0, π) in two panels
 /// with a sinh grading at ψ = π/2 of width √(1−p²)/p (the chord length varies quickly there as
-/// |P'| → 1). P' on or outside: ψ = α sin θ, α = arcsin(1/|P'|), which regularises the square-root
+/// |P'| → 1), each cut into ⌈asinh(π/(2 width))/2⌉ Gauss panels. P' on or outside: ψ = α sin θ, α = arcsin(1/|P'|), which regularises the square-root
 /// behaviour of the chord length at the tangent lines. ω = 0: pure sliding, T = (∬σ) v̂.
 /// Gauss–Legendre in every variable. Accuracy: see docs/contensou.md (≤ 1e-10 relative on the
 /// reference table with the default node counts; it degrades slowly for 0.95 < ε < 1.05).
@@ -368,13 +368,19 @@ Integrals Quadrature::integrate(const Sigma& sigma, const Vec2& v_s, double omeg
     // Inside: line angles psi in [0, pi) relative to P', two panels graded at psi = pi/2.
     const double dir = p > 0.0 ? std::atan2(py, px) : 0.0;
     const double sw = p > 0.0 ? std::min(1.0, std::sqrt((1.0 - p) * (1.0 + p)) / p) : 1.0;
+    // t = |ψ − π/2| = sw sinh τ puts the branch points of the chord length at Im τ = ±π/2; the
+    // τ range is cut into pieces of length ≤ 2 so that each Gauss panel sees them far enough.
     const double tmax = std::asinh(kHalfPi / sw);
-    for (std::size_t i = 0; i < na; ++i) {
-      const double tau = 0.5 * tmax * (1.0 + xa_[i]);
-      const double t = sw * std::sinh(tau);
-      const double wt = wa_[i] * 0.5 * tmax * sw * std::cosh(tau);
-      add_line(sigma, dir + kHalfPi - t, wt, px, py, A, B, out);
-      add_line(sigma, dir + kHalfPi + t, wt, px, py, A, B, out);
+    const int pieces = static_cast<int>(std::ceil(tmax / 2.0));
+    const double len = tmax / pieces;
+    for (int k = 0; k < pieces; ++k) {
+      for (std::size_t i = 0; i < na; ++i) {
+        const double tau = len * (k + 0.5 * (1.0 + xa_[i]));
+        const double t = sw * std::sinh(tau);
+        const double wt = wa_[i] * 0.5 * len * sw * std::cosh(tau);
+        add_line(sigma, dir + kHalfPi - t, wt, px, py, A, B, out);
+        add_line(sigma, dir + kHalfPi + t, wt, px, py, A, B, out);
+      }
     }
   } else {
     // On or outside: psi = alpha sin(theta) around the direction to the centre.
