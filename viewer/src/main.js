@@ -105,7 +105,7 @@ function start(data) {
   const scene = new THREE.Scene();
   const camera = new THREE.PerspectiveCamera(45, 1, size * 1e-3, size * 100);
   camera.up.set(0, 0, 1);
-  camera.position.copy(center).add(new THREE.Vector3(0.9, -1.3, 0.75).multiplyScalar(size));
+  camera.position.copy(center).add(new THREE.Vector3(0.65, -0.95, 0.55).multiplyScalar(size));
   const controls = new OrbitControls(camera, renderer.domElement);
   controls.target.copy(center);
   controls.update();
@@ -154,7 +154,8 @@ function start(data) {
   let maxContacts = 0, maxForce = 0;
   for (let f = 0; f < nf; ++f) maxContacts = Math.max(maxContacts, offs[f + 1] - offs[f]);
   for (let c = 0; c < C.length; c += CS) maxForce = Math.max(maxForce, Math.hypot(C[c + 6], C[c + 7], C[c + 8]));
-  const forceScale = maxForce > 0 ? 0.25 * size / maxForce : 0;  // [m/N]
+  // Longest arrow: a quarter of the scene, at most 4 body sizes (dense scenes stay readable).
+  const forceScale = maxForce > 0 ? Math.min(0.25 * size, 4 * Math.max(maxShape, 1e-3)) / maxForce : 0;  // [m/N]
   const contactGroup = new THREE.Group();
   scene.add(contactGroup);
   const dotRadius = Math.min(0.012 * size, Math.max(maxShape * 0.15, 1e-4));
@@ -251,7 +252,13 @@ function start(data) {
     spinPlot.setSeries([{ name: pairs.has(key) ? `${bodyName(b1)} – ${bodyName(b2)}` : 'no contact', color: '#b5179e', values: spin }]);
   }
   pairSelect.addEventListener('change', () => setPair(pairSelect.value));
-  setPair(pairs.keys().next().value);
+  // Default: the pair that slips fastest at some frame (the first pair if nothing slips).
+  let bestPair = pairs.keys().next().value, bestSlip = 0;
+  for (let c = 0; c < C.length; c += CS) {
+    if (C[c + 11] > bestSlip) { bestSlip = C[c + 11]; bestPair = `${C[c + 9]}-${C[c + 10]}`; }
+  }
+  if (pairs.has(bestPair)) pairSelect.value = bestPair;
+  setPair(pairSelect.value);
 
   // ---- Body poses -> instance matrices. ----
   const bodyMatrix = Array.from({ length: nb }, () => new THREE.Matrix4());
@@ -332,19 +339,21 @@ function start(data) {
   }
 
   $('info').textContent = `${nb} bodies (${nm} moving), ${meta.shapes.length} shapes in ${meshes.length} ` +
-    `instanced meshes; ${nf} frames written of ${meta.frames_received} recorded (every ${meta.stride}th kept)` +
+    `instanced meshes; ${nf} frames written of ${meta.frames_received} recorded (decimation stride ${meta.stride})` +
     `; ${offs[nf] ?? 0} contact points; arrows: ${forceScale > 0 ? (1 / forceScale).toPrecision(3) : '–'} N per m.`;
   resize();
   requestAnimationFrame(tick);
 
   // ---- State for tests and scripting. ----
+  Object.defineProperties(api, {
+    frame: { get: () => currentFrame, enumerable: true },
+    time: { get: () => currentTime, enumerable: true },
+    playing: { get: () => playing, enumerable: true },
+  });
   Object.assign(api, {
     frameCount: nf,
     bodyCount: nb,
     meshCount: meshes.length,
-    get frame() { return currentFrame; },
-    get time() { return currentTime; },
-    get playing() { return playing; },
     setTime,
     setFrame: (f) => setTime(times[Math.min(Math.max(0, f), nf - 1)]),
     play: () => { if (!playing) togglePlay(); },

@@ -105,6 +105,13 @@ export class TimePlot {
         pen = true;
       }
       ctx.stroke();
+      // Isolated values (no finite neighbour) as dots, since no segment shows them.
+      ctx.fillStyle = s.color;
+      for (let i = 0; i < s.values.length; ++i) {
+        if (Number.isFinite(s.values[i]) && !Number.isFinite(s.values[i - 1]) && !Number.isFinite(s.values[i + 1])) {
+          ctx.fillRect(X(times[i]) - 1.5, Y(s.values[i]) - 1.5, 3, 3);
+        }
+      }
       ctx.fillStyle = s.color; ctx.textAlign = 'left'; ctx.textBaseline = 'top';
       ctx.fillText(s.name, lx, y1 + 3);
       lx += ctx.measureText(s.name).width + 12;

@@ -101,7 +101,9 @@ int large(const std::string& out, int n, int frames) {
   model.shapes.push_back(Shape{Plane{}, Pose{}});
   model.shape_body.push_back(0);
   for (int i = 0; i < n; ++i) {
-    model.bodies.push_back(make_body("s" + std::to_string(i), false, 1.0, i + 1));
+    std::string name = "s";  // (not "s" + to_string: GCC 12's -Wrestrict false positive, PR 105651)
+    name += std::to_string(i);
+    model.bodies.push_back(make_body(name, false, 1.0, i + 1));
     model.shapes.push_back(Shape{Sphere{r}, Pose{}});
     model.shape_body.push_back(i + 1);
   }

@@ -1,0 +1,184 @@
+// Browser test of replay.html (registered in ctest as viewer_replay_browser).
+// 1. The C++ helper (coulomb_replay_demo) writes the replay of a sphere rolling on a plane and a
+//    box sliding to rest, and a 10^4-body, 10^3-frame synthetic run.
+// 2. Debian's chromium, driven headless by playwright-core, opens them from disk with every
+//    non-file request blocked, and checks: no page error; the 3-D canvas is not blank; moving the
+//    time slider moves the bodies (the ball's drawn position and the canvas pixels); the three
+//    plots are drawn; the large replay is ready in under 5 s. Screenshots go to --out.
+// Exit 0: pass, 1: fail, 77: skipped (no chromium or no playwright-core), as ctest's SKIP code.
+// Usage: node replay_browser_test.mjs --demo PATH/coulomb_replay_demo --out DIR [--chromium PATH]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const demo = arg('--demo');
+const out = resolve(arg('--out', 'browser-test'));
+const chromiumPath = arg('--chromium', '/usr/bin/chromium');
+const LOAD_LIMIT_MS = 5000;  // issue 5: a 10^4-body, 10^3-frame run must load in under 5 s
+
+function skip(why) {
+  console.log(`SKIPPED: ${why}`);
+  process.exit(77);
+}
+if (!demo) { console.error('usage: --demo PATH --out DIR'); process.exit(2); }
+if (!existsSync(chromiumPath)) skip(`no chromium at ${chromiumPath} (apt-get install chromium)`);
+let chromium;
+try {
+  ({ chromium } = await import('playwright-core'));
+} catch {
+  skip('playwright-core is not installed (npm ci in viewer/)');
+}
+
+let failures = 0;
+function check(ok, what, detail = '') {
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}${detail ? `: ${detail}` : ''}`);
+  if (!ok) ++failures;
+}
+
+// Write the replays.
+mkdirSync(out, { recursive: true });
+const small = join(out, 'small.html'), large = join(out, 'large.html');
+const runDemo = (...a) => JSON.parse(execFileSync(demo, a, { encoding: 'utf8' }));
+const smallInfo = runDemo('small', small);
+check(smallInfo.viewer, 'the viewer is embedded in the library', JSON.stringify(smallInfo));
+const t0 = performance.now();
+const largeInfo = runDemo('large', large, '10000', '1000');
+console.log(`large replay written in ${((performance.now() - t0) / 1000).toFixed(2)} s: ` +
+            `${(statSync(large).size / 2 ** 20).toFixed(1)} MiB, ${JSON.stringify(largeInfo)}`);
+
+// A fresh profile, no network: only file: URLs are served.
+const profile = mkdtempSync(join(tmpdir(), 'coulomb-replay-chromium-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: chromiumPath,
+  headless: true,
+  viewport: { width: 1280, height: 800 },
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+         '--disable-background-networking', '--disable-component-update', '--disable-sync',
+         // WebGL without a GPU: SwiftShader through ANGLE.
+         '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+});
+const blocked = [];
+await context.route('**/*', (route) => {
+  const url = route.request().url();
+  if (url.startsWith('file:') || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+  blocked.push(url);
+  return route.abort();
+});
+
+// Opens a replay, waits until it is ready; returns the page and the milliseconds it took.
+async function open(file) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const start = performance.now();
+  await page.goto(pathToFileURL(file).href, { waitUntil: 'load', timeout: 60000 });
+  await page.waitForFunction(() => window.coulombReplay?.ready || window.coulombReplay?.error,
+                             null, { timeout: 60000 });
+  const ms = performance.now() - start;
+  const error = await page.evaluate(() => window.coulombReplay.error);
+  check(!error && errors.length === 0, `${file} opens without errors`, [error, ...errors].filter(Boolean).join('; '));
+  return { page, ms };
+}
+
+// Pixels of a canvas differing from a background colour by more than 24 (sum over RGB).
+async function foreground(page, selector, bg) {
+  return page.evaluate(([sel, bgc]) => {
+    const c = document.querySelector(sel);
+    const t = document.createElement('canvas');
+    t.width = c.width; t.height = c.height;
+    const g = t.getContext('2d');
+    g.drawImage(c, 0, 0);
+    const px = g.getImageData(0, 0, t.width, t.height).data;
+    let n = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      if (Math.abs(px[i] - bgc[0]) + Math.abs(px[i + 1] - bgc[1]) + Math.abs(px[i + 2] - bgc[2]) > 24) ++n;
+    }
+    return { n, total: px.length / 4 };
+  }, [selector, bg]);
+}
+
+// Canvas pixels as a data URL (for before/after comparisons).
+const canvasPixels = (page) => page.evaluate(() => {
+  const c = document.querySelector('#view canvas');
+  const t = document.createElement('canvas');
+  t.width = c.width; t.height = c.height;
+  t.getContext('2d').drawImage(c, 0, 0);
+  return Array.from(t.getContext('2d').getImageData(0, 0, t.width, t.height).data);
+});
+
+try {
+  // ---- The small run. ----
+  {
+    const { page } = await open(small);
+    const state = await page.evaluate(() => ({ ...window.coulombReplay }));
+    check(state.frameCount === 201, 'all 201 frames are in the page', String(state.frameCount));
+
+    // The 3-D canvas is not blank (background #20242b).
+    const fg = await foreground(page, '#view canvas', [0x20, 0x24, 0x2b]);
+    check(fg.n > 0.02 * fg.total, '3-D view is not blank', `${fg.n} of ${fg.total} pixels drawn`);
+
+    // The slider moves the bodies: ball (body 1) from x = -1 m at t = 0 to x = +1 m at t = 2 s.
+    const slider = page.locator('#time-slider');
+    await slider.fill('0');
+    const before = await page.evaluate(() => ({
+      world: window.coulombReplay.bodyPosition(1), screen: window.coulombReplay.bodyScreenPosition(1),
+      time: window.coulombReplay.time }));
+    const pixelsBefore = await canvasPixels(page);
+    await slider.fill('200');
+    const after = await page.evaluate(() => ({
+      world: window.coulombReplay.bodyPosition(1), screen: window.coulombReplay.bodyScreenPosition(1),
+      time: window.coulombReplay.time }));
+    const pixelsAfter = await canvasPixels(page);
+    // Float32 positions: 1e-6 m is far below anything the ball moves.
+    check(Math.abs(after.time - 2) < 1e-9 && Math.abs(before.time) < 1e-9, 'slider sets the time',
+          `${before.time} -> ${after.time}`);
+    check(Math.abs(after.world[0] - before.world[0] - 2) < 1e-5, 'ball moved 2 m along x',
+          `${before.world} -> ${after.world}`);
+    const moved = Math.hypot(after.screen[0] - before.screen[0], after.screen[1] - before.screen[1]);
+    check(moved > 50, 'ball moved on screen', `${moved.toFixed(1)} px`);
+    let changed = 0;
+    for (let i = 0; i < pixelsBefore.length; i += 4) {
+      if (Math.abs(pixelsBefore[i] - pixelsAfter[i]) + Math.abs(pixelsBefore[i + 1] - pixelsAfter[i + 1]) +
+          Math.abs(pixelsBefore[i + 2] - pixelsAfter[i + 2]) > 24) ++changed;
+    }
+    check(changed > 1000, 'the picture changed with the slider', `${changed} pixels`);
+
+    // The plots are present and drawn (background #15181d): energy, slip, spin.
+    for (const id of ['plot-energy', 'plot-slip', 'plot-spin']) {
+      const p = await foreground(page, `#${id}`, [0x15, 0x18, 0x1d]);
+      check(p.total > 10000 && p.n > 500, `plot #${id} is drawn`, `${p.n} of ${p.total} pixels`);
+    }
+    // Mid-run frame for the screenshot (contacts, trail and plot cursors visible).
+    await slider.fill('60');
+    await page.screenshot({ path: join(out, 'replay-small.png') });
+    await page.close();
+  }
+
+  // ---- The large run: ready in under 5 s. ----
+  {
+    const { page, ms } = await open(large);
+    const state = await page.evaluate(() => ({ ...window.coulombReplay }));
+    check(state.bodyCount === 10001, 'large run: 10^4 bodies + ground', String(state.bodyCount));
+    check(ms < LOAD_LIMIT_MS, `large run ready in under ${LOAD_LIMIT_MS} ms`,
+          `${ms.toFixed(0)} ms (page's own clock: ${state.loadMs.toFixed(0)} ms; ` +
+          `${state.frameCount} frames, ${state.meshCount} instanced meshes)`);
+    const fg = await foreground(page, '#view canvas', [0x20, 0x24, 0x2b]);
+    check(fg.n > 0.02 * fg.total, 'large run: 3-D view is not blank', `${fg.n} of ${fg.total} pixels`);
+    await page.screenshot({ path: join(out, 'replay-large.png') });
+    await page.close();
+  }
+  check(blocked.length === 0, 'no network request', blocked.slice(0, 3).join(', '));
+} finally {
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+
+console.log(failures ? `${failures} check(s) failed` : 'all checks passed');
+process.exit(failures ? 1 : 0);
