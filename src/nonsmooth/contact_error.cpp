@@ -27,6 +27,10 @@ const char* to_string(SolverStatus s) {
       return "max_iterations";
     case SolverStatus::non_finite:
       return "non_finite";
+    case SolverStatus::max_time:
+      return "max_time";
+    case SolverStatus::stalled:
+      return "stalled";
   }
   return "unknown";
 }

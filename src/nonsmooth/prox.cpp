@@ -1,10 +1,18 @@
 /// @file
-/// Proximal point with an inner semismooth Newton (equations in coulomb/nonsmooth/prox.hpp).
+/// Proximal point with an inner semismooth Newton, sparse (equations in
+/// coulomb/nonsmooth/prox.hpp), and the dispatcher `solve`.
+///
+/// Data layout: the Newton matrix J = ∂Φ/∂r + ∂Φ/∂u (W + η I) has the block pattern of W (the
+/// per-contact derivatives are block diagonal), so its compressed-column pattern is built once
+/// per solve, every 3×3 block keeps the positions of its 9 entries in the value array, and each
+/// Newton iteration only rewrites values and refactorises with the analysed pattern
+/// (Eigen::SparseLU, COLAMD ordering). This solver allocates (once per call).
 
 #include <coulomb/nonsmooth/alart_curnier.hpp>
 #include <coulomb/nonsmooth/prox.hpp>
 
-#include <Eigen/LU>
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
 
 #include <algorithm>
 #include <chrono>
@@ -13,36 +21,94 @@
 namespace coulomb {
 namespace {
 
-using Vector = Eigen::VectorXd;
-using Matrix = Eigen::MatrixXd;
+// σ of the proximal parameter rule η = σ · error · scale (scale: mean diagonal of W).
+constexpr double kEtaSigma = 5.0;
+// Bounds of η relative to the scale: at least 1e-10 keeps W + ηI invertible on redundant contact
+// sets, at most 1e4 (an outer step that made no progress multiplies η by 10).
+constexpr double kEtaMin = 1e-10;
+constexpr double kEtaMax = 1e4;
+// Newton iterations per proximal step.
+constexpr int kInnerIterations = 25;
 
-// Stacked Alart–Curnier function of FC(W̃, q̃, μ) and, if wanted, its Jacobian.
-double stacked_function(const ContactProblem& p, const Matrix& wt, const Vector& qt,
-                        const std::vector<AlartCurnierRho>& rho, const Vector& r, Vector& phi,
-                        Matrix* jac) {
+using SpMat = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
+
+// The sparse Newton matrix with the positions of every block entry in its value array.
+struct NewtonMatrix {
+  SpMat jac;
+  std::vector<int> pos;  // (9 nnzb) value index of entry (r, c) of block k at 9k + 3r + c
+};
+
+NewtonMatrix build_pattern(const ContactProblem& p) {
   const int nc = p.contact_count;
-  const Vector u = wt * r + qt;
-  if (jac != nullptr) jac->setZero(3 * nc, 3 * nc);
-  for (int a = 0; a < nc; ++a) {
-    Vec3 f;
-    Mat3 jr, ju;
-    alart_curnier_function(r.segment<3>(3 * a), u.segment<3>(3 * a), p.mu[a], rho[a], f,
-                           jac != nullptr ? &jr : nullptr, jac != nullptr ? &ju : nullptr);
-    phi.segment<3>(3 * a) = f;
-    if (jac != nullptr) {
-      // Row block a: ∂φ_a/∂r_a + ∂φ_a/∂u_a W̃_a· .
-      jac->middleRows(3 * a, 3).noalias() = ju * wt.middleRows(3 * a, 3);
-      jac->block<3, 3>(3 * a, 3 * a) += jr;
+  std::vector<Eigen::Triplet<double, int>> trip;
+  trip.reserve(p.blocks.size() * 9);
+  for (int i = 0; i < nc; ++i) {
+    for (std::int32_t k = p.row_start[i]; k < p.row_start[i + 1]; ++k) {
+      for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) trip.emplace_back(3 * i + a, 3 * p.col[k] + b, 1.0);
+      }
     }
+  }
+  NewtonMatrix m;
+  m.jac.resize(3 * nc, 3 * nc);
+  m.jac.setFromTriplets(trip.begin(), trip.end());
+  m.jac.makeCompressed();
+  // Locate each entry in its column (rows are sorted within a column).
+  m.pos.resize(p.blocks.size() * 9);
+  const int* outer = m.jac.outerIndexPtr();
+  const int* inner = m.jac.innerIndexPtr();
+  for (int i = 0; i < nc; ++i) {
+    for (std::int32_t k = p.row_start[i]; k < p.row_start[i + 1]; ++k) {
+      for (int a = 0; a < 3; ++a) {
+        for (int b = 0; b < 3; ++b) {
+          const int c = 3 * p.col[k] + b;
+          const int* it = std::lower_bound(inner + outer[c], inner + outer[c + 1], 3 * i + a);
+          m.pos[9 * static_cast<std::size_t>(k) + 3 * a + b] = static_cast<int>(it - inner);
+        }
+      }
+    }
+  }
+  return m;
+}
+
+// The regularised problem FC(W + ηI, q − η r_k): its velocity ũ = W x + q + η (x − r_k).
+void regularised_velocity(const ContactProblem& p, double eta, const std::vector<Vec3>& rk,
+                          const std::vector<Vec3>& x, std::vector<Vec3>& u) {
+  p.velocity(x, u);
+  for (int a = 0; a < p.contact_count; ++a) u[a] += eta * (x[a] - rk[a]);
+}
+
+// Stacked Alart–Curnier function Φ(x) of the regularised problem; ½‖Φ‖² is returned.
+double stacked_function(const ContactProblem& p, const std::vector<AlartCurnierRho>& rho,
+                        const std::vector<Vec3>& x, const std::vector<Vec3>& u,
+                        Eigen::VectorXd& phi) {
+  for (int a = 0; a < p.contact_count; ++a) {
+    Vec3 f;
+    alart_curnier_function(x[a], u[a], p.mu[a], rho[a], f, nullptr, nullptr);
+    phi.segment<3>(3 * a) = f;
   }
   return 0.5 * phi.squaredNorm();
 }
 
-double true_error(const ContactProblem& p, const Vector& r, std::vector<Vec3>& rv,
-                  std::vector<Vec3>& u) {
-  for (int a = 0; a < p.contact_count; ++a) rv[a] = r.segment<3>(3 * a);
-  p.velocity(rv, u);
-  return contact_error(p, rv, u);
+// Newton matrix J = ∂Φ/∂r + ∂Φ/∂u (W + ηI), written block by block into the fixed pattern.
+void assemble_jacobian(const ContactProblem& p, const std::vector<AlartCurnierRho>& rho,
+                       double eta, const std::vector<Vec3>& x, const std::vector<Vec3>& u,
+                       NewtonMatrix& m) {
+  double* values = m.jac.valuePtr();
+  for (int a = 0; a < p.contact_count; ++a) {
+    Vec3 f;
+    Mat3 jr;
+    Mat3 ju;
+    alart_curnier_function(x[a], u[a], p.mu[a], rho[a], f, &jr, &ju);
+    for (std::int32_t k = p.row_start[a]; k < p.row_start[a + 1]; ++k) {
+      Mat3 block = ju * p.blocks[k];
+      if (k == p.diag[a]) block += jr + eta * ju;
+      const int* pos = &m.pos[9 * static_cast<std::size_t>(k)];
+      for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) values[pos[3 * i + j]] = block(i, j);
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -50,85 +116,151 @@ double true_error(const ContactProblem& p, const Vector& r, std::vector<Vec3>& r
 SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
                         const SolverOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   const int nc = problem.contact_count;
-  const int n = 3 * nc;
-  if (static_cast<int>(r.size()) != nc) r.assign(static_cast<std::size_t>(nc), Vec3::Zero());
-  u.resize(static_cast<std::size_t>(nc));
+  const auto n = static_cast<std::size_t>(nc);
+  if (r.size() != n) r.assign(n, Vec3::Zero());
+  u.resize(n);
   SolverResult result;
+  result.method = "prox";
   const auto finish = [&](SolverStatus s) {
     result.status = s;
-    result.time_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.time_s = elapsed();
     return result;
   };
 
-  // Dense W, its mean diagonal (the scale of η), the iterate as one vector.
-  const Matrix w = problem.dense_w();
-  Vector qv(n), rk(n);
-  for (int a = 0; a < nc; ++a) {
-    qv.segment<3>(3 * a) = problem.q[a];
-    rk.segment<3>(3 * a) = r[a];
-  }
-  const double scale = n > 0 ? std::max(w.diagonal().cwiseAbs().mean(), 1e-300) : 1.0;
-  result.error = true_error(problem, rk, r, u);
+  // Error of the warm start.
+  problem.velocity(r, u);
+  result.error = contact_error(problem, r, u);
   if (!std::isfinite(result.error)) return finish(SolverStatus::non_finite);
   if (result.error <= options.tolerance) return finish(SolverStatus::converged);
 
-  double eta = scale;
-  std::vector<AlartCurnierRho> rho(static_cast<std::size_t>(nc));
-  Vector phi(n), phi_try(n), step(n), r_try(n);
-  Matrix jac(n, n);
-  Vector best_r = rk;
+  // Scale of η: the mean |diagonal| of W.
+  double scale = 0.0;
+  for (int a = 0; a < nc; ++a) scale += problem.blocks[problem.diag[a]].diagonal().cwiseAbs().sum();
+  scale = scale > 0.0 ? scale / (3.0 * nc) : 1.0;
+
+  // Sparse Newton matrix: pattern and ordering analysed once.
+  NewtonMatrix m = build_pattern(problem);
+  Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu;
+  lu.analyzePattern(m.jac);
+
+  std::vector<AlartCurnierRho> rho(n);
+  std::vector<Vec3> rk = r, x = r, x_try(n), u_reg(n), u_try(n), best_r = r;
+  Eigen::VectorXd phi(3 * nc), phi_try(3 * nc), step(3 * nc);
   double best_err = result.error;
+  double err = result.error;
+  double eta = std::clamp(kEtaSigma * err, kEtaMin, kEtaMax) * scale;
+  SolverStatus status = SolverStatus::max_iterations;
   int newton = 0;
-  while (newton < options.max_iterations) {
-    // Regularised problem FC(W + η I, q − η r_k).
-    Matrix wt = w;
-    wt.diagonal().array() += eta;
-    const Vector qt = qv - eta * rk;
-    for (int a = 0; a < nc; ++a) rho[a] = alart_curnier_rho(wt.block<3, 3>(3 * a, 3 * a));
-    // Inner semismooth Newton from r_k until ‖Φ‖ stops decreasing or is at round-off.
-    Vector x = rk;
-    double merit = stacked_function(problem, wt, qt, rho, x, phi, &jac);
-    for (int it = 0; it < 30 && newton < options.max_iterations; ++it) {
+  while (newton < options.max_iterations && status == SolverStatus::max_iterations) {
+    // Regularised problem FC(W + ηI, q − η r_k): ρ from its diagonal blocks.
+    for (int a = 0; a < nc; ++a) {
+      Block3 wd = problem.blocks[problem.diag[a]];
+      wd.diagonal().array() += eta;
+      rho[a] = alart_curnier_rho(wd);
+    }
+    // Inner semismooth Newton from r_k, until the regularised error is a tenth of the outer one
+    // (or the tolerance), the line search fails, or the iteration budget is spent.
+    const double inner_target = std::max(0.1 * err * std::min(1.0, err), 0.1 * options.tolerance);
+    x = rk;
+    regularised_velocity(problem, eta, rk, x, u_reg);
+    double merit = stacked_function(problem, rho, x, u_reg, phi);
+    for (int it = 0; it < kInnerIterations && newton < options.max_iterations; ++it) {
+      if (contact_error(problem, x, u_reg) <= inner_target) break;
+      if (elapsed() > options.max_time_s) {
+        status = SolverStatus::max_time;
+        break;
+      }
       ++newton;
-      step = jac.partialPivLu().solve(-phi);
+      // Newton direction: J step = −Φ.
+      assemble_jacobian(problem, rho, eta, x, u_reg, m);
+      lu.factorize(m.jac);
+      if (lu.info() != Eigen::Success) break;  // singular: η grows below
+      step = lu.solve(-phi);
       if (!step.allFinite()) break;
+      // Armijo backtracking on ½‖Φ‖².
       double t = 1.0;
       bool accepted = false;
-      double m_try = merit;
       while (t > 1e-10) {
-        r_try = x + t * step;
-        m_try = stacked_function(problem, wt, qt, rho, r_try, phi_try, nullptr);
+        for (int a = 0; a < nc; ++a) x_try[a] = x[a] + t * step.segment<3>(3 * a);
+        regularised_velocity(problem, eta, rk, x_try, u_try);
+        const double m_try = stacked_function(problem, rho, x_try, u_try, phi_try);
         if (m_try <= (1.0 - 2e-4 * t) * merit) {
           accepted = true;
+          merit = m_try;
           break;
         }
         t *= 0.5;
       }
       if (!accepted) break;
-      x = r_try;
-      merit = stacked_function(problem, wt, qt, rho, x, phi, &jac);
-      if (std::sqrt(2.0 * merit) <= 1e-15 * (1.0 + x.norm())) break;
+      std::swap(x, x_try);
+      std::swap(u_reg, u_try);
+      std::swap(phi, phi_try);
     }
-    // Outer step: accept the proximal iterate, adapt η.
-    const double err = true_error(problem, x, r, u);
-    if (!std::isfinite(err)) return finish(SolverStatus::non_finite);
-    rk = x;
+    // Outer step: the proximal iterate, its true error; η follows the error (or grows by 10
+    // after a step that did not improve on the best iterate).
+    problem.velocity(x, u);
+    err = contact_error(problem, x, u);
+    if (!std::isfinite(err)) {
+      status = SolverStatus::non_finite;
+      break;
+    }
     if (err < best_err) {
       best_err = err;
       best_r = x;
-      eta = std::max(eta / 10.0, 1e-10 * scale);
+      rk = x;
+      eta = std::clamp(kEtaSigma * err, kEtaMin, kEtaMax) * scale;
     } else {
-      eta = std::min(eta * 10.0, scale);
+      // No progress (or a singular Newton matrix): restart from the best iterate with a
+      // stronger regularisation.
+      rk = best_r;
+      err = best_err;
+      eta = std::min(10.0 * eta, kEtaMax * scale);
     }
-    if (err <= options.tolerance) break;
+    if (best_err <= options.tolerance) status = SolverStatus::converged;
+    if (status == SolverStatus::max_iterations && elapsed() > options.max_time_s) {
+      status = SolverStatus::max_time;
+    }
   }
   // Exit with the best iterate and its true error.
+  r = best_r;
+  problem.velocity(r, u);
   result.iterations = newton;
-  result.error = true_error(problem, best_r, r, u);
-  return finish(result.error <= options.tolerance ? SolverStatus::converged
-                                                  : SolverStatus::max_iterations);
+  result.error = contact_error(problem, r, u);
+  if (status != SolverStatus::non_finite) {
+    status = result.error <= options.tolerance ? SolverStatus::converged
+             : status == SolverStatus::converged ? SolverStatus::max_iterations
+                                                 : status;
+  }
+  return finish(status);
+}
+
+const char* to_string(SolverKind kind) {
+  switch (kind) {
+    case SolverKind::nsgs:
+      return "nsgs";
+    case SolverKind::prox:
+      return "prox";
+    case SolverKind::automatic:
+      return "auto";
+  }
+  return "unknown";
+}
+
+bool parse_solver_kind(const std::string& name, SolverKind& kind) {
+  if (name == "nsgs") {
+    kind = SolverKind::nsgs;
+  } else if (name == "prox") {
+    kind = SolverKind::prox;
+  } else if (name == "auto" || name == "automatic") {
+    kind = SolverKind::automatic;
+  } else {
+    return false;
+  }
+  return true;
 }
 
 SolverResult solve(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
@@ -141,15 +273,24 @@ SolverResult solve(const ContactProblem& problem, std::vector<Vec3>& r, std::vec
     case SolverKind::automatic:
       break;
   }
-  // NSGS first; PROX from its answer when it did not converge (a non-finite r restarts at 0).
-  const SolverResult first = solve_nsgs(problem, r, u, options, workspace);
-  if (first.status == SolverStatus::converged) return first;
+  // NSGS with the stall test; PROX from its answer when it did not converge (a non-finite r
+  // restarts at 0), within the remaining time.
+  const auto start = std::chrono::steady_clock::now();
+  SolverOptions first_options = options;
+  if (first_options.stall_window <= 0) first_options.stall_window = kAutoStallWindow;
+  const SolverResult first = solve_nsgs(problem, r, u, first_options, workspace);
+  if (first.status == SolverStatus::converged || first.status == SolverStatus::max_time) {
+    return first;
+  }
   for (Vec3& x : r) {
     if (!x.allFinite()) x.setZero();
   }
-  SolverResult second = solve_prox(problem, r, u, options);
+  SolverOptions second_options = options;
+  second_options.max_time_s = options.max_time_s - first.time_s;
+  SolverResult second = solve_prox(problem, r, u, second_options);
   second.iterations += first.iterations;
-  second.time_s += first.time_s;
+  second.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  second.method = "nsgs+prox";
   return second;
 }
 

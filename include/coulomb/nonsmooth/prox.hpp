@@ -12,14 +12,20 @@
 /// semi-definite (redundant contacts); its solution r_{k+1} is the next iterate, and a fixed
 /// point is a solution of FC(W, q, μ). Inner solve: damped semismooth Newton on the stacked
 /// Alart–Curnier function Φ(r) = [φ_α(r_α, u_α)] (coulomb/nonsmooth/alart_curnier.hpp; Alart &
-/// Curnier 1991), Jacobian ∂Φ/∂r + ∂Φ/∂u (W + η I), Armijo line search on ½‖Φ‖². η starts at
-/// the mean diagonal of W and is divided by 10 after an outer step that reduced the error, and
-/// multiplied by 10 after one that did not (minimum 1e-10 of the mean diagonal).
-/// The Newton systems are dense (3nc × 3nc, LU with partial pivoting): meant for the hard
-/// problems of a few hundred contacts that NSGS cannot finish, not for the per-step hot path;
-/// this solver allocates.
+/// Curnier 1991), Jacobian ∂Φ/∂r + ∂Φ/∂u (W + η I), Armijo line search on ½‖Φ‖², stopped when
+/// the error of the regularised problem is below 0.1 e_k min(1, e_k) (e_k: true error of r_k) or
+/// after 25 iterations. Proximal parameter: η = σ e_k s with σ = 5 and s the mean diagonal of W
+/// (the rule of Siconos' PROX, made dimensionally consistent), clamped to [1e-10 s, 1e4 s]; an
+/// outer step that does not lower the best error restarts from the best iterate with 10 η.
+/// As e_k → 0, η → 0 and the inner Newton becomes Newton on FC(W, q, μ): superlinear finish.
+/// The Newton systems are sparse (the block pattern of W; Eigen::SparseLU with COLAMD ordering,
+/// pattern analysed once per call, refactorised each iteration). Not for the per-step hot path:
+/// this solver allocates once per call.
 
 #include <coulomb/nonsmooth/solver.hpp>
+
+#include <cstdint>
+#include <string>
 
 namespace coulomb {
 
@@ -33,10 +39,24 @@ SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std
 enum class SolverKind : std::uint8_t {
   nsgs,       ///< solve_nsgs only
   prox,       ///< solve_prox only
-  automatic,  ///< NSGS, then PROX warm-started from NSGS's answer if NSGS did not converge
+  automatic,  ///< NSGS with a stall test, then PROX warm-started from NSGS's answer
 };
 
-/// The one entry point: solves `problem` with the chosen solver (iterations and time summed).
+/// Stall window of SolverKind::automatic when options.stall_window is 0 [sweeps]: NSGS hands over
+/// to PROX when its error has not halved (options.stall_factor) within this many sweeps.
+inline constexpr int kAutoStallWindow = 100;
+
+/// "nsgs", "prox" or "auto".
+[[nodiscard]] const char* to_string(SolverKind kind);
+
+/// Parses "nsgs", "prox" or "auto" (also "automatic"); false if `name` is none of them.
+[[nodiscard]] bool parse_solver_kind(const std::string& name, SolverKind& kind);
+
+/// The one entry point: solves `problem` with the chosen solver. With `automatic`, NSGS runs with
+/// options.stall_window (kAutoStallWindow if 0); unless it converged or ran out of time, PROX
+/// continues from its answer with options.max_iterations Newton iterations and the time left of
+/// options.max_time_s. Iterations (sweeps + Newton iterations) and time are summed; `method`
+/// says what ran.
 SolverResult solve(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
                    const SolverOptions& options, SolverWorkspace& workspace,
                    SolverKind kind = SolverKind::automatic);

@@ -5,20 +5,46 @@
 
 #include <coulomb/nonsmooth/problem.hpp>
 
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace coulomb {
 
-enum class SolverStatus : std::uint8_t { converged, max_iterations, non_finite };
+/// Why a solver stopped. Only `converged` means error ≤ tolerance; every other status still
+/// returns the best iterate with its true error.
+enum class SolverStatus : std::uint8_t {
+  converged,       ///< error ≤ tolerance
+  max_iterations,  ///< the sweep / Newton-iteration cap was hit
+  non_finite,      ///< a NaN or Inf appeared (bad input or breakdown)
+  max_time,        ///< the wall-clock limit `max_time_s` was hit
+  stalled,         ///< NSGS only, `stall_window` > 0: the error stopped decreasing (see below)
+};
 
 [[nodiscard]] const char* to_string(SolverStatus s);
 
 struct SolverOptions {
   double tolerance = 1e-10;   ///< stop when error ≤ tolerance [-]
-  int max_iterations = 500;   ///< sweeps
-  double over_relaxation = 1.0;  ///< ω in r ← ω r_new + (1 − ω) r_old (1 = plain Gauss–Seidel)
+  int max_iterations = 500;   ///< sweeps (NSGS) or Newton iterations in total (PROX)
+  double over_relaxation = 1.0;  ///< ω in r ← ω r_new + (1 − ω) r_old (1 = plain Gauss–Seidel), 0 < ω < 2
   double local_tolerance = 1e-14;  ///< tolerance of each exact per-contact solve [-]
+  /// Wall-clock limit of one solve [s] (infinity: none). Checked after every NSGS sweep and
+  /// every PROX Newton iteration, so a solve overruns it by at most one of those.
+  double max_time_s = std::numeric_limits<double>::infinity();
+  /// NSGS: the true error costs one more product W r per evaluation. With 1 it is evaluated after
+  /// every sweep; with k > 1 the next evaluation is scheduled from the observed linear rate (the
+  /// sweep at which the error is predicted to reach the tolerance), at most k sweeps later. The
+  /// error reported at exit is always the true one of the returned r.
+  int error_check_interval = 1;
+  /// NSGS: visit the contacts in a new pseudo-random order every sweep (splitmix64 from
+  /// `shuffle_seed`: deterministic and the same on every platform).
+  bool shuffle = false;
+  std::uint64_t shuffle_seed = 0;  ///< seed of the shuffled order
+  /// NSGS stall test (used by SolverKind::automatic): stop with status `stalled` when the error
+  /// has not decreased below `stall_factor` × its value `stall_window` sweeps earlier (0: off).
+  int stall_window = 0;
+  double stall_factor = 0.5;  ///< in (0, 1)
 };
 
 struct SolverResult {
@@ -26,11 +52,13 @@ struct SolverResult {
   int iterations = 0;
   double error = 0.0;   ///< ‖r − P_K(r − u − [μ‖u_T‖,0,0])‖ / ‖q‖ at exit
   double time_s = 0.0;  ///< wall time of the solve [s]
+  const char* method = "";  ///< what ran: "nsgs", "prox" or "nsgs+prox" (static string)
 };
 
 /// Scratch of the solvers, reusable across steps (no allocation once warm).
 struct SolverWorkspace {
-  std::vector<Vec3> u;  ///< (nc) local velocities
+  std::vector<Vec3> u;                ///< (nc) local velocities
+  std::vector<std::int32_t> order;    ///< (nc) NSGS visiting order (shuffle)
 };
 
 /// Error of (r, u) for `problem`: ‖r − P_K(r − u − [μ‖u_T‖, 0, 0])‖ / ‖q‖ (‖q‖ = 0: not divided).
