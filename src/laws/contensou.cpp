@@ -259,6 +259,55 @@ PatchFriction friction_regularized(const Vec2& v_s, double omega, double a, Pres
   return out;
 }
 
+PatchFrictionJacobian friction_jacobian(const Vec2& v_s, double omega, double a, Pressure p,
+                                        double v_reg) {
+  PatchFrictionJacobian J;
+  const double vn = v_s.norm();
+  const double wa = std::abs(omega);
+  if (vn == 0.0 && omega == 0.0) {
+    J.value.set_valued = v_reg <= 0.0;
+    return J;
+  }
+  J.value = friction_exact(v_s, omega, a, p);
+  const double sg = omega > 0.0 ? 1.0 : (omega < 0.0 ? -1.0 : 0.0);
+  const double c2 = p == Pressure::hertz ? 0.2 : 0.25;  // m ≈ c2/ε for ε → ∞
+  if (omega == 0.0) {
+    // Pure sliding: force = −v̂, moment = 0; ∂moment/∂ω from m ≈ c2 a|ω|/|v|.
+    const Vec2 vh = v_s / vn;
+    J.dforce_dv = -(Eigen::Matrix2d::Identity() - vh * vh.transpose()) / vn;
+    J.dmoment_domega = -a * a * c2 / vn;
+  } else if (vn == 0.0) {
+    // Pure spin: F ≈ F'(0) ε, isotropic; m'(0) = 0.
+    const ResultantDerivative r = exact_derivative(0.0, p);
+    J.dforce_dv = -r.dF / (a * wa) * Eigen::Matrix2d::Identity();
+  } else {
+    const double eps = vn / (a * wa);
+    const ResultantDerivative r = exact_derivative(eps, p);
+    const Vec2 vh = v_s / vn;
+    const Eigen::Matrix2d P = vh * vh.transpose();
+    J.dforce_dv = -r.dF / (a * wa) * P - r.F / vn * (Eigen::Matrix2d::Identity() - P);
+    J.dforce_domega = r.dF * eps / omega * vh;
+    J.dmoment_dv = -sg * r.dm / wa * vh;
+    J.dmoment_domega = a * sg * r.dm * eps / omega;
+  }
+  if (v_reg > 0.0) {
+    const double rho = std::hypot(vn, a * omega);
+    if (rho < v_reg) {
+      const double scale = rho / v_reg;
+      const Vec2 ds_dv = v_s / (rho * v_reg);
+      const double ds_dw = a * a * omega / (rho * v_reg);
+      J.dforce_dv = scale * J.dforce_dv + J.value.force * ds_dv.transpose();
+      J.dforce_domega = scale * J.dforce_domega + J.value.force * ds_dw;
+      J.dmoment_dv = scale * J.dmoment_dv + J.value.moment * ds_dv;
+      J.dmoment_domega = scale * J.dmoment_domega + J.value.moment * ds_dw;
+      J.value.force *= scale;
+      J.value.moment *= scale;
+      J.value.power *= scale;
+    }
+  }
+  return J;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Quadrature
 // ---------------------------------------------------------------------------------------------

@@ -312,6 +312,49 @@ TEST(ContensouVector, Regularized) {
   EXPECT_LE(tiny.force.norm(), 1e-9 + 1e-22);
 }
 
+// Jacobian of the vector form against central differences (relative step 1e-6 of the speed scale;
+// truncation ~1e-12·|second derivative|, rounding ~1e-10 relative): tolerance 1e-6 relative to
+// the largest entry. Points: generic, ε near 1 (both sides), inside/outside v_reg, and the limits
+// v = 0 and ω = 0 (one-sided differences avoided: the limits are smooth there).
+TEST(ContensouVector, JacobianMatchesFiniteDifferences) {
+  const double a = 0.01;
+  struct Case {
+    Vec2 v;
+    double w, vreg;
+  };
+  for (Pressure p : {Pressure::hertz, Pressure::uniform}) {
+    for (const Case& c : {Case{Vec2(0.3, -0.2), 40.0, 0.0}, Case{Vec2(-0.05, 0.02), -3.0, 0.0},
+                          Case{Vec2(0.0037, 0.0), 0.4, 0.0}, Case{Vec2(0.0041, 0.0), -0.4, 0.0},
+                          Case{Vec2(1e-3, 2e-3), 0.1, 0.01}, Case{Vec2(0.2, 0.1), 0.0, 0.0},
+                          Case{Vec2::Zero(), 5.0, 0.0}, Case{Vec2(3e-4, -1e-4), 0.02, 1e-3}}) {
+      const PatchFrictionJacobian J = friction_jacobian(c.v, c.w, a, p, c.vreg);
+      const double speed = std::hypot(c.v.norm(), a * c.w);
+      const double hv = 1e-6 * speed, hw = hv / a;
+      auto eval = [&](const Vec2& v, double w) {
+        return c.vreg > 0.0 ? friction_regularized(v, w, a, p, c.vreg) : friction_exact(v, w, a, p);
+      };
+      Eigen::Matrix2d dFdv;
+      Vec2 dMdv;
+      for (int k = 0; k < 2; ++k) {
+        const Vec2 dv = Vec2::Unit(k) * hv;
+        const PatchFriction fp = eval(c.v + dv, c.w), fm = eval(c.v - dv, c.w);
+        dFdv.col(k) = (fp.force - fm.force) / (2 * hv);
+        dMdv(k) = (fp.moment - fm.moment) / (2 * hv);
+      }
+      const PatchFriction fp = eval(c.v, c.w + hw), fm = eval(c.v, c.w - hw);
+      const Vec2 dFdw = (fp.force - fm.force) / (2 * hw);
+      const double dMdw = (fp.moment - fm.moment) / (2 * hw);
+      const double sF = std::max(dFdv.norm(), J.dforce_dv.norm());
+      EXPECT_NEAR((J.dforce_dv - dFdv).norm(), 0.0, 1e-6 * sF) << c.v.transpose() << " " << c.w;
+      EXPECT_NEAR((J.dforce_domega - dFdw).norm(), 0.0, 1e-6 * sF * a) << c.v.transpose() << " " << c.w;
+      EXPECT_NEAR((J.dmoment_dv - dMdv).norm(), 0.0, 1e-6 * sF * a) << c.v.transpose() << " " << c.w;
+      EXPECT_NEAR(J.dmoment_domega, dMdw, 1e-6 * sF * a * a) << c.v.transpose() << " " << c.w;
+      EXPECT_EQ(J.value.force, eval(c.v, c.w).force);
+    }
+  }
+  EXPECT_TRUE(friction_jacobian(Vec2::Zero(), 0.0, a, Pressure::hertz).value.set_valued);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Quadrature
 // ---------------------------------------------------------------------------------------------

@@ -184,6 +184,27 @@ struct PatchFriction {
 [[nodiscard]] PatchFriction friction_regularized(const Vec2& v_s, double omega, double a,
                                                  Pressure p, double v_reg);
 
+/// The vector form with its derivatives, for implicit compliant integrators (per unit μN).
+struct PatchFrictionJacobian {
+  PatchFriction value;                          ///< as friction_exact / friction_regularized
+  Eigen::Matrix2d dforce_dv = Eigen::Matrix2d::Zero();  ///< ∂force/∂v_s [s/m]
+  Vec2 dforce_domega = Vec2::Zero();            ///< ∂force/∂ω [s]
+  Vec2 dmoment_dv = Vec2::Zero();               ///< ∂moment/∂v_s [s]
+  double dmoment_domega = 0.0;                  ///< ∂moment/∂ω [m s]
+};
+
+/// friction_regularized (v_reg > 0) or friction_exact (v_reg = 0) and the derivatives, with
+/// ε = |v|/(a|ω|), ∂ε/∂v = v̂/(a|ω|), ∂ε/∂ω = −ε/ω:
+///   ∂force/∂v = −F' v̂v̂ᵀ/(a|ω|) − (F/|v|)(I − v̂v̂ᵀ),  ∂force/∂ω = F' ε v̂/ω,
+///   ∂moment/∂v = −sign(ω) m' v̂/|ω|,                  ∂moment/∂ω = a sign(ω) m' ε/ω.
+/// Limits (all finite): v = 0: ∂force/∂v = −F'(0)/(a|ω|) I; ω = 0: ∂force/∂ω = 0,
+/// ∂moment/∂ω = −a² c2/|v| with c2 = ⟨r²⟩/(2a²) = 1/5 (Hertz), 1/4 (uniform).
+/// Regularised below v_reg, the scale ρ/v_reg adds value·∂(ρ/v_reg) (∂ρ/∂v = v/ρ, ∂ρ/∂ω = a²ω/ρ).
+/// At v = ω = 0 the derivatives are returned as zero (exact: set-valued; regularised: the limit
+/// depends on the direction of approach).
+[[nodiscard]] PatchFrictionJacobian friction_jacobian(const Vec2& v_s, double omega, double a,
+                                                      Pressure p, double v_reg = 0.0);
+
 // ---------------------------------------------------------------------------------------------
 // Quadrature of the integral model, any pressure, circular or elliptic patch
 // ---------------------------------------------------------------------------------------------
