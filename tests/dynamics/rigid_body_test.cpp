@@ -342,6 +342,7 @@ TEST(FreeRotation, OrientationSecondOrder) {
 // Newton: residual at round-off level, few iterations, and the Jacobian matches finite differences.
 TEST(FreeRotation, NewtonResidualAndJacobian) {
   Rng rng;
+  int max_iterations = 0;
   for (int trial = 0; trial < 50; ++trial) {
     // Random SPD inertia (A Aᵀ + c I) and state.
     Mat3 A;
@@ -353,6 +354,7 @@ TEST(FreeRotation, NewtonResidualAndJacobian) {
     const FreeRotationStep s = solve_free_rotation(I, I.inverse(), omega0, tau, h, theta);
     EXPECT_TRUE(s.converged);
     EXPECT_LE(s.iterations, 6);
+    max_iterations = std::max(max_iterations, s.iterations);
     // Residual relative to the size of its terms I Ω: a few ulps.
     const double scale = I.norm() * (omega0.norm() + s.omega1_B.norm());
     EXPECT_LT(s.residual, 8 * kEps * scale) << "trial " << trial;
@@ -370,6 +372,7 @@ TEST(FreeRotation, NewtonResidualAndJacobian) {
     }
     EXPECT_LT((J - J_fd).norm(), 1e-9 * J.norm()) << "trial " << trial;
   }
+  RecordProperty("max_iterations", max_iterations);
 }
 
 // θ = 0 is explicit Euler: the predictor is the answer, one iteration confirms it.
