@@ -25,8 +25,8 @@ Vec3 theta_rotation_residual(const Mat3& I_B, const Vec3& omega0_B, const Vec3& 
   return I_B * (omega1_B - omega0_B) - h * (pi_t.cross(omega_t) + tau_B);
 }
 
-Mat3 theta_rotation_jacobian(const Mat3& I_B, const Vec3& omega0_B, const Vec3& omega1_B,
-                             double h, double theta) {
+Mat3 theta_rotation_jacobian(const Mat3& I_B, const Vec3& omega0_B, const Vec3& omega1_B, double h,
+                             double theta) {
   // d[(I Ω) × Ω]/dΩ = skew(I Ω) − skew(Ω) I, times dΩ_θ/dΩ1 = θ.
   const Vec3 omega_t = theta * omega1_B + (1.0 - theta) * omega0_B;
   return I_B - (h * theta) * (skew(I_B * omega_t) - skew(omega_t) * I_B);

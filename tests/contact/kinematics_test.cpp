@@ -50,8 +50,8 @@ Vec3 vee(const Mat3& S) {
 // Textbook: slip ẋ_I x0 + ẏ_I y0 + R φ̇ x3; pivoting ψ̇ + φ̇ cos θ; rolling θ̇ x2 − φ̇ sin θ y2.
 // =============================================================================================
 struct Disk {
-  double R, xI, yI, psi, theta, phi;       // [m], [m], [m], [rad] ×3
-  double dxI, dyI, dpsi, dtheta, dphi;     // rates
+  double R, xI, yI, psi, theta, phi;    // [m], [m], [m], [rad] ×3
+  double dxI, dyI, dpsi, dtheta, dphi;  // rates
   Vec3 x2() const { return {std::cos(psi), std::sin(psi), 0.0}; }
   Vec3 y2() const { return {-std::sin(psi), std::cos(psi), 0.0}; }
   Vec3 y3() const { return std::cos(theta) * y2() + std::sin(theta) * Vec3::UnitZ(); }
@@ -84,10 +84,9 @@ struct Disk {
 };
 
 Disk random_disk(Rng& rng) {
-  return {rng.uniform(0.05, 0.5), rng.uniform(-1, 1),  rng.uniform(-1, 1),
-          rng.uniform(-3, 3),     rng.uniform(0.2, 2.9), rng.uniform(-3, 3),
-          rng.uniform(-2, 2),     rng.uniform(-2, 2),  rng.uniform(-5, 5),
-          rng.uniform(-5, 5),     rng.uniform(-20, 20)};
+  return {rng.uniform(0.05, 0.5), rng.uniform(-1, 1), rng.uniform(-1, 1),  rng.uniform(-3, 3),
+          rng.uniform(0.2, 2.9),  rng.uniform(-3, 3), rng.uniform(-2, 2),  rng.uniform(-2, 2),
+          rng.uniform(-5, 5),     rng.uniform(-5, 5), rng.uniform(-20, 20)};
 }
 
 // The frame bookkeeping of the disk itself (independent of the code under test): the rotation
@@ -99,11 +98,12 @@ TEST(DiskOnPlane, FramesAndRatesAreConsistent) {
     const Disk d = random_disk(rng);
     const Mat3 Rm = d.rotation();
     EXPECT_LT((Rm.col(2) - d.z3()).norm(), 1e-15);
-    const Mat3 R_nut = (Eigen::AngleAxisd(d.psi, Vec3::UnitZ()) *
-                         Eigen::AngleAxisd(d.theta, Vec3::UnitX())).toRotationMatrix();
+    const Mat3 R_nut =
+        (Eigen::AngleAxisd(d.psi, Vec3::UnitZ()) * Eigen::AngleAxisd(d.theta, Vec3::UnitX()))
+            .toRotationMatrix();
     EXPECT_LT((R_nut.col(0) - d.x2()).norm(), 1e-15);  // x3 = x2, the node line
     EXPECT_LT((R_nut.col(1) - d.y3()).norm(), 1e-15);
-    EXPECT_NEAR(d.y2().z(), 0.0, 0.0);                  // y2 horizontal
+    EXPECT_NEAR(d.y2().z(), 0.0, 0.0);                                // y2 horizontal
     EXPECT_NEAR((d.centre() - d.contact()).dot(d.z3()), 0.0, 1e-15);  // I on the rim
     EXPECT_NEAR((d.centre() - d.contact()).norm(), d.R, 1e-15);
     EXPECT_NEAR(d.centre().z(), d.R * std::sin(d.theta), 1e-15);  // lowest point of the rim
@@ -185,7 +185,7 @@ TEST(DiskOnPlane, RollingWithoutSlipAndFrameInvariance) {
 // =============================================================================================
 TEST(ConeOnTurntable, SlipVanishesExactlyAtLambdaStar) {
   const double a = 0.3, alpha = 0.4, L = 0.5;  // [m], [rad], [m]
-  const double w1 = 7.0, w2 = 3.0;            // cone spin, turntable rate [rad/s]
+  const double w1 = 7.0, w2 = 3.0;             // cone spin, turntable rate [rad/s]
   const Vec3 z0 = Vec3::UnitZ();
   const Vec3 O(0.1, -0.2, 0.0);
   const Vec3 e(std::cos(0.8), std::sin(0.8), 0.0);
@@ -320,9 +320,8 @@ TEST(Wheel2D, RollingWithoutSlip) {
     const double th = std::sin(2 * t) + 0.5 * t, dth = 2 * std::cos(2 * t) + 0.5;
     const double xc = -0.2 + R * th;
     const ContactKinematics k =
-        contact_kinematics(make_contact(Vec3(xc, 0, 0), Vec3::UnitZ()), Vec3::Zero(),
-                           Vec3::Zero(), Vec3::Zero(), Vec3(xc, 0, R), Vec3(R * dth, 0, 0),
-                           dth * Vec3::UnitY());
+        contact_kinematics(make_contact(Vec3(xc, 0, 0), Vec3::UnitZ()), Vec3::Zero(), Vec3::Zero(),
+                           Vec3::Zero(), Vec3(xc, 0, R), Vec3(R * dth, 0, 0), dth * Vec3::UnitY());
     EXPECT_LT(k.v_W.norm(), 1e-15);
   }
 }
@@ -360,8 +359,8 @@ TEST(Jacobians, RowsReproduceKinematics) {
     Vec6 t1, t2;
     t1 << rng.vec(-3, 3), rng.vec(-3, 3);
     t2 << rng.vec(-3, 3), rng.vec(-3, 3);
-    const ContactKinematics k = contact_kinematics(c, x1, t1.head<3>(), t1.tail<3>(), x2,
-                                                   t2.head<3>(), t2.tail<3>());
+    const ContactKinematics k =
+        contact_kinematics(c, x1, t1.head<3>(), t1.tail<3>(), x2, t2.head<3>(), t2.tail<3>());
     Mat36 H1, H2, A1, A2;
     contact_jacobians(c, x1, x2, H1, H2);
     contact_angular_jacobians(c, A1, A2);
@@ -387,8 +386,9 @@ struct Body {
 };
 
 Body random_body(Rng& rng) {
-  const Quat q = Quat(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1),
-                      rng.uniform(-1, 1)).normalized();
+  const Quat q =
+      Quat(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1))
+          .normalized();
   return {rng.vec(-1, 1), rng.vec(-2, 2), rng.vec(-3, 3), q.toRotationMatrix()};
 }
 

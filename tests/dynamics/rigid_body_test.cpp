@@ -9,8 +9,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <string>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace coulomb {
@@ -410,8 +410,9 @@ TEST(Orientation, CayleyStepConservesWorldMomentum) {
     const Mat3 I = A * A.transpose() + 0.5 * Mat3::Identity();
     const Vec3 w0 = rng.vec(-5, 5);
     const double h = rng.uniform(1e-3, 5e-2);
-    const Quat q0 = Quat(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1),
-                         rng.uniform(-1, 1)).normalized();
+    const Quat q0 =
+        Quat(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1))
+            .normalized();
     const Vec3 w1 = free_angular_velocity_B(I, I.inverse(), w0, Vec3::Zero(), h, 0.5);
     const Quat q1 = integrate_orientation(q0, 0.5 * (w0 + w1), h);
     EXPECT_NEAR(q1.norm(), 1.0, 2 * kEps);

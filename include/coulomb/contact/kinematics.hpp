@@ -58,15 +58,15 @@ struct ContactKinematics {
   double roll1 = 0.0;           ///< ω·t1 [rad/s]
   double roll2 = 0.0;           ///< ω·t2 [rad/s]
   ContactStatus status = ContactStatus::separated;  ///< separated | sticking | sliding
-  bool pivoting = false;        ///< |ω_n| > tol.angular
-  bool rolling = false;         ///< ‖ω_t‖ > tol.angular
+  bool pivoting = false;                            ///< |ω_n| > tol.angular
+  bool rolling = false;                             ///< ‖ω_t‖ > tol.angular
 };
 
 /// Thresholds of the status flags.
 struct KinematicsTolerances {
-  double gap = 0.0;         ///< separated when gap > this [m]
-  double velocity = 1e-9;   ///< sticking when ‖v_t‖ ≤ this [m/s]
-  double angular = 1e-9;    ///< pivoting / rolling when above this [rad/s]
+  double gap = 0.0;        ///< separated when gap > this [m]
+  double velocity = 1e-9;  ///< sticking when ‖v_t‖ ≤ this [m/s]
+  double angular = 1e-9;   ///< pivoting / rolling when above this [rad/s]
 };
 
 /// Relative kinematics at c.point() of body 2 (reference point x2_WC, velocity v2, angular

@@ -29,9 +29,9 @@
 ///
 /// With Π_m = (Π0 + Π1)/2 and Ω_m = I_B⁻¹ Π_m, the step reads Π1 − Π0 = h Π_m × Ω_m. Dot with Π_m:
 /// (|Π1|² − |Π0|²)/2 = 0. Dot with Ω_m = I_B⁻¹ Π_m (I_B⁻¹ symmetric):
-/// (Π1ᵀ I_B⁻¹ Π1 − Π0ᵀ I_B⁻¹ Π0)/2 = 0. So |Π| and the kinetic energy T = ½ Πᵀ I_B⁻¹ Π are conserved
-/// exactly (up to round-off and the Newton tolerance); the discrete motion stays on the exact
-/// polhode and only its phase carries the O(h²) error.
+/// (Π1ᵀ I_B⁻¹ Π1 − Π0ᵀ I_B⁻¹ Π0)/2 = 0. So |Π| and the kinetic energy T = ½ Πᵀ I_B⁻¹ Π are
+/// conserved exactly (up to round-off and the Newton tolerance); the discrete motion stays on the
+/// exact polhode and only its phase carries the O(h²) error.
 ///
 /// ## Orientation update
 ///
