@@ -1,0 +1,243 @@
+#include <coulomb/laws/law_table.hpp>
+
+#include <coulomb/laws/contensou.hpp>
+#include <coulomb/laws/hertz.hpp>
+#include <coulomb/laws/law.hpp>
+#include <coulomb/laws/stribeck.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+#include <stdexcept>
+
+namespace coulomb {
+
+namespace {
+
+// Strict number parsing: the whole text must be a finite number.
+double parse_number(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  double x = 0.0;
+  try {
+    x = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || !std::isfinite(x)) {
+    throw std::invalid_argument(fmt::format("{}: expected a number, got '{}'", what, text));
+  }
+  return x;
+}
+
+// The arguments after the law name: --key value pairs, keys with '-' turned into '_'.
+struct Args {
+  std::map<std::string, std::string> values;
+  std::map<std::string, bool> used;
+
+  std::string take(const std::string& key, const std::string& fallback) {
+    used[key] = true;
+    auto it = values.find(key);
+    return it == values.end() ? fallback : it->second;
+  }
+  bool has(const std::string& key) const { return values.count(key) != 0; }
+  void finish() const {
+    for (const auto& [k, v] : values) {
+      if (!used.count(k)) throw std::invalid_argument(fmt::format("unknown option --{}", k));
+    }
+  }
+};
+
+Args parse_args(const std::vector<std::string>& args) {
+  Args out;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0 || a.size() < 3) {
+      throw std::invalid_argument(fmt::format("expected an option --key, got '{}'", a));
+    }
+    if (i + 1 >= args.size()) throw std::invalid_argument(fmt::format("option {} needs a value", a));
+    std::string key = a.substr(2);
+    for (char& c : key) c = c == '-' ? '_' : c;
+    out.values[key] = args[++i];
+  }
+  return out;
+}
+
+// A LawSpec of the remaining options (numbers as params, other text as options).
+LawSpec spec_of(const std::string& law, Args& args, const std::map<std::string, std::string>& alias = {}) {
+  LawSpec s;
+  s.law = law;
+  for (const auto& [k, v] : args.values) {
+    if (args.used.count(k)) continue;
+    args.used[k] = true;
+    auto a = alias.find(k);
+    const std::string key = a == alias.end() ? k : a->second;
+    std::size_t n = 0;
+    double x = 0.0;
+    bool number = true;
+    try {
+      x = std::stod(v, &n);
+    } catch (const std::exception&) {
+      number = false;
+    }
+    if (number && n == v.size()) {
+      s.params[key] = x;
+    } else {
+      s.options[key] = v;
+    }
+  }
+  return s;
+}
+
+std::string num(double x) { return fmt::format("{:.17g}", x); }
+
+}  // namespace
+
+std::vector<double> parse_samples(const std::string& text) {
+  std::vector<double> out;
+  if (text.find(':') != std::string::npos) {
+    // start:stop:step, stop included within round-off.
+    const std::size_t c1 = text.find(':'), c2 = text.find(':', c1 + 1);
+    if (c2 == std::string::npos || text.find(':', c2 + 1) != std::string::npos) {
+      throw std::invalid_argument(fmt::format("range must be start:stop:step, got '{}'", text));
+    }
+    const double start = parse_number(text.substr(0, c1), "range start");
+    const double stop = parse_number(text.substr(c1 + 1, c2 - c1 - 1), "range stop");
+    const double step = parse_number(text.substr(c2 + 1), "range step");
+    if (!(step > 0.0) || stop < start) {
+      throw std::invalid_argument(fmt::format("range needs step > 0 and stop ≥ start, got '{}'", text));
+    }
+    const double count = std::floor((stop - start) / step + 1e-9);
+    if (count > 1e7) throw std::invalid_argument(fmt::format("range has more than 1e7 samples: '{}'", text));
+    for (long i = 0; i <= static_cast<long>(count); ++i) out.push_back(start + static_cast<double>(i) * step);
+    return out;
+  }
+  // Comma list.
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(',', begin), text.size());
+    out.push_back(parse_number(text.substr(begin, end - begin), "sample"));
+    begin = end + 1;
+  }
+  return out;
+}
+
+std::string law_table_help() {
+  return R"(Laws (options are the scene-file keys with '-' for '_'; see docs/laws.md):
+  stribeck      --mu-s --mu-k --vs [--exponent 2] --v RANGE                  -> v,mu
+  regularized   --mu --regularization [--form tanh|linear] --v RANGE          -> v,mu   (|F|/N)
+  viscous       --damping --v RANGE                                          -> v,F
+  coulomb       --mu | --mu-s --mu-k --v RANGE                               -> v,mu   (slip branch)
+  linear        --stiffness [--damping] | --frequency --damping-ratio --mass --delta RANGE [--rate LIST] -> delta,rate,N
+  hertz         --stiffness | --young-modulus --poisson-ratio --radius --delta RANGE -> delta,N
+  hunt_crossley --stiffness [--exponent] --damping | --restitution --impact-velocity [--relation flores|hunt_crossley] --delta RANGE [--rate LIST] -> delta,rate,N
+  dis_choc      --stiffness [--damping] --delta RANGE [--rate LIST]          -> delta,rate,N
+  rolling       --k [--regularization] [--normal 1] --omega RANGE            -> omega,M
+  pivoting      --h [--regularization] [--normal 1] --omega RANGE            -> omega,M
+  contensou     --model exact|pade11|pade22|generalized|quadrature --pressure hertz|uniform --eps RANGE -> eps,F,m
+RANGE is start:stop:step (stop included) or a comma list.
+)";
+}
+
+std::string tabulate_law(const std::vector<std::string>& args) {
+  if (args.empty()) throw std::invalid_argument("missing law name (coulomb law --help lists them)");
+  const std::string& name = args[0];
+  Args a = parse_args(args);
+  std::string out;
+  auto sampled = [&](const std::string& key) {
+    if (!a.has(key)) throw std::invalid_argument(fmt::format("{} needs --{} (a range or a list)", name, key));
+    return parse_samples(a.take(key, ""));
+  };
+
+  if (name == "stribeck" || name == "regularized" || name == "viscous" || name == "coulomb") {
+    // Friction laws against slip speed: μ = ‖F‖/N at N = 1 (viscous: ‖F‖).
+    const std::vector<double> v = sampled("v");
+    if (name == "stribeck") {
+      const StribeckLaw law(spec_of(name, a, {{"vs", "stribeck_velocity"}}));
+      out = "v,mu\n";
+      for (double x : v) out += fmt::format("{},{}\n", num(x), num(law.mu(x)));
+      return out;
+    }
+    const auto law = make_friction_law(spec_of(name, a));
+    out = name == "viscous" ? "v,F\n" : "v,mu\n";
+    for (double x : v) {
+      const TangentialResult r = law->evaluate({Vec2(x, 0.0), 1.0, {}}, FrictionMemory{});
+      out += fmt::format("{},{}\n", num(x), num(-r.force[0]));
+    }
+    return out;
+  }
+  if (name == "linear" || name == "hunt_crossley" || name == "dis_choc" || name == "hertz") {
+    // Normal laws against penetration (and rate).
+    const std::vector<double> delta = sampled("delta");
+    const std::vector<double> rate =
+        name == "hertz" ? std::vector<double>{0.0} : parse_samples(a.take("rate", "0"));
+    const double radius = a.has("radius") ? parse_number(a.take("radius", ""), "--radius") : kInf;
+    const auto law = make_normal_law(spec_of(name, a));
+    const NormalGeometry g{radius};
+    out = name == "hertz" ? "delta,N\n" : "delta,rate,N\n";
+    for (double r : rate) {
+      for (double d : delta) {
+        const double n = law->evaluate(d, r, g).force;
+        out += name == "hertz" ? fmt::format("{},{}\n", num(d), num(n))
+                               : fmt::format("{},{},{}\n", num(d), num(r), num(n));
+      }
+    }
+    return out;
+  }
+  if (name == "rolling" || name == "pivoting") {
+    const std::vector<double> w = sampled("omega");
+    const double normal = parse_number(a.take("normal", "1"), "--normal");
+    out = "omega,M\n";
+    if (name == "rolling") {
+      const auto law = make_rolling_law(spec_of(name, a));
+      for (double x : w) out += fmt::format("{},{}\n", num(x), num(law->evaluate(Vec2(x, 0), normal).moment[0]));
+    } else {
+      const auto law = make_pivoting_law(spec_of(name, a));
+      for (double x : w) out += fmt::format("{},{}\n", num(x), num(law->evaluate(x, normal).moment));
+    }
+    return out;
+  }
+  if (name == "contensou") {
+    const std::vector<double> eps = sampled("eps");
+    const std::string model = a.take("model", "exact");
+    const std::string pressure = a.take("pressure", "hertz");
+    a.finish();
+    if (pressure != "hertz" && pressure != "uniform") {
+      throw std::invalid_argument(fmt::format("--pressure must be hertz|uniform, got '{}'", pressure));
+    }
+    const auto p = pressure == "hertz" ? contensou::Pressure::hertz : contensou::Pressure::uniform;
+    for (double e : eps) {
+      if (!(e >= 0.0)) throw std::invalid_argument(fmt::format("--eps must be ≥ 0, got {}", e));
+    }
+    out = "eps,F,m\n";
+    auto row = [&](double e, const contensou::Resultant& r) {
+      out += fmt::format("{},{},{}\n", num(e), num(r.F), num(r.m));
+    };
+    if (model == "exact") {
+      for (double e : eps) row(e, contensou::exact(e, p));
+    } else if (model == "pade11") {
+      const auto f = p == contensou::Pressure::hertz ? contensou::Pade11::hertz() : contensou::Pade11::uniform();
+      for (double e : eps) row(e, f(e));
+    } else if (model == "pade22") {
+      const auto f = p == contensou::Pressure::hertz ? contensou::Pade22::hertz() : contensou::Pade22::uniform();
+      for (double e : eps) row(e, f(e));
+    } else if (model == "generalized") {
+      const auto f = p == contensou::Pressure::hertz ? contensou::Generalized::hertz()
+                                                     : contensou::Generalized::uniform();
+      for (double e : eps) row(e, f(e));
+    } else if (model == "quadrature") {
+      const contensou::Quadrature q;
+      for (double e : eps) row(e, q.circular(e, p));
+    } else {
+      throw std::invalid_argument(
+          fmt::format("--model must be exact|pade11|pade22|generalized|quadrature, got '{}'", model));
+    }
+    return out;
+  }
+  throw std::invalid_argument(fmt::format(
+      "unknown law '{}' (stribeck, regularized, viscous, coulomb, linear, hertz, hunt_crossley, "
+      "dis_choc, rolling, pivoting, contensou)",
+      name));
+}
+
+}  // namespace coulomb
