@@ -3,6 +3,7 @@
 #include <coulomb/laws/contensou.hpp>
 
 #include <array>
+#include <cassert>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -144,6 +145,7 @@ inline ResultantDerivative uniform(double eps, bool want_derivative) {
 }
 
 inline ResultantDerivative evaluate(double eps, Pressure p, bool want_derivative) {
+  assert(eps >= 0.0 && "contensou: eps must be >= 0 (not NaN)");
   if (std::isinf(eps)) {
     ResultantDerivative r;
     r.F = 1.0;
@@ -154,6 +156,14 @@ inline ResultantDerivative evaluate(double eps, Pressure p, bool want_derivative
 
 // softplus(z) = log(1 + e^z) without overflow.
 inline double softplus(double z) { return z > 30.0 ? z + std::exp(-z) : std::log1p(std::exp(z)); }
+
+// Setup-time check of one constant: finite and above its bound.
+void require(const char* what, double value, double lower, bool strict) {
+  const bool ok = std::isfinite(value) && (strict ? value > lower : value >= lower);
+  if (!ok)
+    throw std::invalid_argument(std::string(what) + ": must be " + (strict ? "> " : ">= ") +
+                                std::to_string(lower) + " and finite, got " + std::to_string(value));
+}
 
 }  // namespace
 
@@ -204,6 +214,11 @@ ResultantDerivative exact_derivative(double eps, Pressure p) { return evaluate(e
 
 Pade11 Pade11::hertz() { return Pade11{}; }
 Pade11 Pade11::uniform() { return Pade11{1.0, 2.0 / 3.0, 8.0 / 3.0}; }
+void Pade11::validate() const {
+  require("contensou pade11 b", b, 0.0, true);
+  require("contensou pade11 m0", m0, 0.0, true);
+  require("contensou pade11 c", c, 0.0, true);
+}
 Resultant Pade11::operator()(double eps) const {
   if (std::isinf(eps)) return {1.0, 0.0};
   return {eps / (eps + b), m0 / (1.0 + c * eps)};
@@ -211,6 +226,13 @@ Resultant Pade11::operator()(double eps) const {
 
 Pade22 Pade22::hertz() { return Pade22{}; }
 Pade22 Pade22::uniform() { return Pade22{0.125, 0.125, 2.0 / 3.0, 9.0 / 32.0, 0.75}; }
+void Pade22::validate() const {
+  require("contensou pade22 c1", c1, 0.0, false);
+  require("contensou pade22 c3", c3, 0.0, true);
+  require("contensou pade22 m0", m0, 0.0, true);
+  require("contensou pade22 d", d, 0.0, false);
+  require("contensou pade22 e", e, 0.0, true);
+}
 Resultant Pade22::operator()(double eps) const {
   if (std::isinf(eps)) return {1.0, 0.0};
   const double num = eps * (eps + c1);
@@ -220,6 +242,13 @@ Resultant Pade22::operator()(double eps) const {
 
 Generalized Generalized::hertz() { return Generalized{}; }
 Generalized Generalized::uniform() { return Generalized{1.0, 3.83, 2.0 / 3.0, 2.22, 4.85}; }
+void Generalized::validate() const {
+  require("contensou generalized b", b, 0.0, true);
+  require("contensou generalized n", n, 0.0, true);
+  require("contensou generalized m0", m0, 0.0, true);
+  require("contensou generalized c", c, 0.0, true);
+  require("contensou generalized k", k, 0.0, true);
+}
 Resultant Generalized::operator()(double eps) const {
   // F = (1 + (b/ε)^n)^{−1/n}, m = m0 (1 + (cε)^k)^{−1/k}, as exp(−softplus(n log(b/ε))/n):
   // log(b/ε) = +∞ at ε = 0 and −∞ at ε = ∞, so both limits come out exact without branches.
@@ -373,6 +402,13 @@ Resultant Quadrature::circular(double eps, Pressure p) const {
 // ---------------------------------------------------------------------------------------------
 // Rolling resistance by pressure distortion
 // ---------------------------------------------------------------------------------------------
+
+void Distortion::validate() const {
+  require("rolling_resistance kappa", kappa, 0.0, false);
+  if (kappa > 1.0)
+    throw std::invalid_argument("rolling_resistance kappa: must be <= 1, got " + std::to_string(kappa));
+  require("rolling_resistance regularization", omega_reg, 0.0, true);
+}
 
 DistortedFriction friction_distorted(const Vec2& v_s, double omega, const Vec2& omega_t, double a,
                                      Pressure p, const Distortion& dist, const Quadrature& q) {

@@ -249,6 +249,18 @@ TEST(ContensouApproximants, GeneralizedMatchesDocumentedErrors) {
   EXPECT_EQ(g(std::numeric_limits<double>::infinity()).m, 0.0);
 }
 
+TEST(ContensouApproximants, Validation) {
+  EXPECT_NO_THROW(Pade11::hertz().validate());
+  EXPECT_NO_THROW(Pade22::uniform().validate());
+  EXPECT_NO_THROW(Generalized::uniform().validate());
+  EXPECT_THROW((Pade11{0.0, 1.0, 1.0}.validate()), std::invalid_argument);
+  EXPECT_THROW((Pade22{0.1, -1.0, 0.5, 0.1, 1.0}.validate()), std::invalid_argument);
+  EXPECT_THROW((Generalized{1.0, std::nan(""), 0.5, 2.0, 3.0}.validate()), std::invalid_argument);
+  EXPECT_THROW((Distortion{1.5, 1.0}.validate()), std::invalid_argument);
+  EXPECT_THROW((Distortion{0.5, 0.0}.validate()), std::invalid_argument);
+  EXPECT_NO_THROW((Distortion{0.5, 0.1}.validate()));
+}
+
 // Uniform-pressure approximants: constants of reference §2 (Padé) and fitted here (generalised);
 // the errors measured at commit time (docs/contensou.md) within 10 %.
 TEST(ContensouApproximants, UniformErrorsAsDocumented) {

@@ -56,6 +56,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <vector>
@@ -127,6 +128,8 @@ struct Pade11 {
   double c = 15.0 * 3.141592653589793 / 16.0;
   [[nodiscard]] static Pade11 hertz();
   [[nodiscard]] static Pade11 uniform();
+  /// Throws std::invalid_argument naming the first bad constant (all must be finite; see below).
+  void validate() const;
   [[nodiscard]] Resultant operator()(double eps) const;
 };
 
@@ -142,6 +145,8 @@ struct Pade22 {
   double e = 1.0;
   [[nodiscard]] static Pade22 hertz();
   [[nodiscard]] static Pade22 uniform();
+  /// Throws std::invalid_argument naming the first bad constant (all must be finite; see below).
+  void validate() const;
   [[nodiscard]] Resultant operator()(double eps) const;
 };
 
@@ -157,6 +162,8 @@ struct Generalized {
   double k = 3.60;
   [[nodiscard]] static Generalized hertz();
   [[nodiscard]] static Generalized uniform();
+  /// Throws std::invalid_argument naming the first bad constant (all must be finite; see below).
+  void validate() const;
   [[nodiscard]] Resultant operator()(double eps) const;
 };
 
@@ -279,6 +286,8 @@ struct UniformPressure {
 struct Distortion {
   double kappa = 0.0;     ///< κ [-], 0 ≤ κ ≤ 1
   double omega_reg = 1.0; ///< regularisation rolling speed [rad/s], > 0
+  /// Throws std::invalid_argument unless 0 ≤ κ ≤ 1 and ω_reg > 0.
+  void validate() const;
 };
 
 /// Friction and rolling resistance of a distorted circular patch of radius a.
@@ -351,6 +360,7 @@ template <class Sigma>
 Integrals Quadrature::integrate(const Sigma& sigma, const Vec2& v_s, double omega, double A,
                                double B) const {
   constexpr double kHalfPi = 1.57079632679489661923;
+  assert(A > 0.0 && B > 0.0 && "contensou quadrature: semi-axes must be > 0");
   Integrals out;
   const std::size_t na = xa_.size();
   if (omega == 0.0) {
