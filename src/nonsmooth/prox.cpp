@@ -29,6 +29,8 @@ constexpr double kEtaMin = 1e-10;
 constexpr double kEtaMax = 1e4;
 // Newton iterations per proximal step.
 constexpr int kInnerIterations = 25;
+// A Newton step shorter than this (after the line search) is followed by a Gauss–Seidel sweep.
+constexpr double kShortStep = 0.1;
 
 using SpMat = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
 
@@ -108,6 +110,21 @@ void assemble_jacobian(const ContactProblem& p, const std::vector<AlartCurnierRh
         for (int j = 0; j < 3; ++j) values[pos[3 * i + j]] = block(i, j);
       }
     }
+  }
+}
+
+// One block Gauss–Seidel sweep with exact local solves on FC(W + ηI, q − η r_k).
+void gauss_seidel_sweep(const ContactProblem& p, double eta, const std::vector<Vec3>& rk,
+                        std::vector<Vec3>& x, double local_tolerance) {
+  for (int a = 0; a < p.contact_count; ++a) {
+    Vec3 qt = p.q[a] - eta * rk[a];
+    const std::int32_t d = p.diag[a];
+    for (std::int32_t k = p.row_start[a]; k < p.row_start[a + 1]; ++k) {
+      if (k != d) qt.noalias() += p.blocks[k] * x[p.col[k]];
+    }
+    Block3 wd = p.blocks[d];
+    wd.diagonal().array() += eta;
+    solve_single_contact(wd, qt, p.mu[a], x[a], local_tolerance);
   }
 }
 
@@ -195,10 +212,19 @@ SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std
         }
         t *= 0.5;
       }
-      if (!accepted) break;
-      std::swap(x, x_try);
-      std::swap(u_reg, u_try);
-      std::swap(phi, phi_try);
+      if (accepted) {
+        std::swap(x, x_try);
+        std::swap(u_reg, u_try);
+        std::swap(phi, phi_try);
+      }
+      // A short or failed step means Newton sits at a kink of Φ (a contact between two
+      // branches): one Gauss–Seidel sweep with the exact local solves moves the iterate to the
+      // right branches, then Newton resumes.
+      if (t < kShortStep) {
+        gauss_seidel_sweep(problem, eta, rk, x, options.local_tolerance);
+        regularised_velocity(problem, eta, rk, x, u_reg);
+        merit = stacked_function(problem, rho, x, u_reg, phi);
+      }
     }
     // Outer step: the proximal iterate, its true error; η follows the error (or grows by 10
     // after a step that did not improve on the best iterate).
@@ -273,15 +299,22 @@ SolverResult solve(const ContactProblem& problem, std::vector<Vec3>& r, std::vec
     case SolverKind::automatic:
       break;
   }
-  // NSGS with the stall test; PROX from its answer when it did not converge (a non-finite r
-  // restarts at 0), within the remaining time.
+  // NSGS with the stall test. If it does not converge, PROX restarts from the caller's warm
+  // start (kept in the workspace), not from NSGS's last iterate: measured on the FCLIB files, the
+  // semismooth Newton started from a stalled Gauss–Seidel iterate with its small η stagnates at
+  // kinks of Φ (Capsules-i122-1617: 1.5e-8 after 3000 iterations) where from the warm start it
+  // converges in tens of iterations (docs/nonsmooth-solvers.md).
   const auto start = std::chrono::steady_clock::now();
+  const auto n = static_cast<std::size_t>(problem.contact_count);
+  workspace.r_start.assign(r.begin(), r.end());
+  if (workspace.r_start.size() != n) workspace.r_start.assign(n, Vec3::Zero());
   SolverOptions first_options = options;
   if (first_options.stall_window <= 0) first_options.stall_window = kAutoStallWindow;
   const SolverResult first = solve_nsgs(problem, r, u, first_options, workspace);
   if (first.status == SolverStatus::converged || first.status == SolverStatus::max_time) {
     return first;
   }
+  r.assign(workspace.r_start.begin(), workspace.r_start.end());
   for (Vec3& x : r) {
     if (!x.allFinite()) x.setZero();
   }

@@ -39,7 +39,7 @@ SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std
 enum class SolverKind : std::uint8_t {
   nsgs,       ///< solve_nsgs only
   prox,       ///< solve_prox only
-  automatic,  ///< NSGS with a stall test, then PROX warm-started from NSGS's answer
+  automatic,  ///< NSGS with a stall test, then PROX from the same warm start
 };
 
 /// Stall window of SolverKind::automatic when options.stall_window is 0 [sweeps]: NSGS hands over
@@ -54,8 +54,8 @@ inline constexpr int kAutoStallWindow = 100;
 
 /// The one entry point: solves `problem` with the chosen solver. With `automatic`, NSGS runs with
 /// options.stall_window (kAutoStallWindow if 0); unless it converged or ran out of time, PROX
-/// continues from its answer with options.max_iterations Newton iterations and the time left of
-/// options.max_time_s. Iterations (sweeps + Newton iterations) and time are summed; `method`
+/// runs from the caller's warm start (not from NSGS's stalled iterate, see prox.cpp) with
+/// options.max_iterations Newton iterations and the time left of options.max_time_s. Iterations (sweeps + Newton iterations) and time are summed; `method`
 /// says what ran.
 SolverResult solve(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
                    const SolverOptions& options, SolverWorkspace& workspace,

@@ -59,6 +59,7 @@ struct SolverResult {
 struct SolverWorkspace {
   std::vector<Vec3> u;                ///< (nc) local velocities
   std::vector<std::int32_t> order;    ///< (nc) NSGS visiting order (shuffle)
+  std::vector<Vec3> r_start;          ///< (nc) warm start kept by SolverKind::automatic
 };
 
 /// Error of (r, u) for `problem`: ‖r − P_K(r − u − [μ‖u_T‖, 0, 0])‖ / ‖q‖ (‖q‖ = 0: not divided).
