@@ -599,5 +599,30 @@ TEST(ContensouLimitSurface, Projection) {
   }
 }
 
+// A grid of points around the whole limit set (both signs of M): every outside point projects to
+// a boundary point whose outward normal is z − P (1e-9: Newton stops at |f'| ≤ 1e-15, the normal
+// map's sensitivity near the poles is ≤ 1e4), and slightly scaled boundary points are classified
+// inside/outside correctly.
+TEST(ContensouLimitSurface, ProjectionGrid) {
+  for (Pressure p : {Pressure::hertz, Pressure::uniform}) {
+    for (int i = 0; i <= 40; ++i) {
+      for (int j = -30; j <= 30; ++j) {
+        const Vec3c z(0.05 * i * 0.6, 0.05 * i * 0.8, 0.05 * j);
+        const Vec3c P = project_limit_surface(z, p);
+        if (P == z) continue;
+        const Vec3c n = z - P;
+        EXPECT_NEAR((limit_surface_point(n, p) - P).norm(), 0.0, 1e-9) << z.transpose();
+      }
+    }
+    for (double e = 0.0; e < 50.0; e += 0.05) {
+      const Resultant k = exact(e, p);
+      const Vec3c in(0.999 * k.F, 0.0, -0.999 * k.m);
+      const Vec3c out(1.001 * k.F + 1e-9, 0.0, -1.001 * k.m - 1e-9);
+      EXPECT_EQ(project_limit_surface(in, p), in) << e;
+      EXPECT_GT((project_limit_surface(out, p) - out).norm(), 0.0) << e;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace coulomb::contensou
