@@ -12,10 +12,15 @@
 //   - stirred: the same, and 1% of the spheres (different ones in every frame) are displaced by
 //     up to ±2 cm per axis (beyond the fat margin of the broadphase, so their pairs are re-found).
 // `cold` times the first call of a new Broadphase (building everything); `brute_force` is the
-// O(N²) reference on the same settled frames.
+// O(N²) reference on the same settled frames. When Bullet is found (double precision), `bullet`
+// runs its dynamic-AABB-tree broadphase (btDbvtBroadphase) on the same frames as a peer.
 #include <coulomb/collision/broadphase.hpp>
 
 #include <benchmark/benchmark.h>
+
+#ifdef COULOMB_BENCH_BULLET
+#include <btBulletCollisionCommon.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -182,6 +187,79 @@ void BM_BruteForceSettled(benchmark::State& state) {
   }
   set_counters(state, frames[0].boxes.size(), pairs.size());
 }
+
+#ifdef COULOMB_BENCH_BULLET
+// Peer: Bullet's btDbvtBroadphase (two dynamic AABB trees with fattened leaves and a hashed pair
+// cache) on the same frames. One step = setAabb of every proxy + calculateOverlappingPairs + one
+// pass over the pair cache keeping the pairs whose actual boxes overlap (the cache holds pairs of
+// overlapping fat leaves, cleaned lazily), which is the set coulomb's broadphase returns; the
+// count is checked against it. The ground is a static proxy with a large finite box, as Bullet
+// gives its planes; Bullet's pairs are not sorted.
+void run_bullet(benchmark::State& state, bool stirred) {
+  const auto& frames = pile(static_cast<int>(state.range(0)), stirred);
+  const double big = 1e30;
+  auto to_bt = [&](const Vec3& v) {
+    return btVector3(std::clamp(v.x(), -big, big), std::clamp(v.y(), -big, big),
+                     std::clamp(v.z(), -big, big));
+  };
+  btDefaultCollisionConfiguration config;
+  btCollisionDispatcher dispatcher(&config);
+  btDbvtBroadphase bp;
+  std::vector<btBroadphaseProxy*> proxies;
+  const Frame& f0 = frames[0];
+  for (std::size_t i = 0; i < f0.boxes.size(); ++i) {
+    const bool is_fixed = f0.fixed[i] != 0;
+    const int group = is_fixed ? btBroadphaseProxy::StaticFilter : btBroadphaseProxy::DefaultFilter;
+    const int mask = is_fixed ? btBroadphaseProxy::AllFilter ^ btBroadphaseProxy::StaticFilter
+                              : btBroadphaseProxy::AllFilter;
+    proxies.push_back(bp.createProxy(to_bt(f0.boxes[i].lo), to_bt(f0.boxes[i].hi),
+                                     SPHERE_SHAPE_PROXYTYPE, nullptr, group, mask, &dispatcher));
+  }
+  std::size_t overlapping = 0;
+  auto step = [&](const Frame& f) {
+    for (std::size_t i = 0; i < f.boxes.size(); ++i) {
+      bp.setAabb(proxies[i], to_bt(f.boxes[i].lo), to_bt(f.boxes[i].hi), &dispatcher);
+    }
+    bp.calculateOverlappingPairs(&dispatcher);
+    btOverlappingPairCache* cache = bp.getOverlappingPairCache();
+    const int np = cache->getNumOverlappingPairs();
+    const btBroadphasePair* p = cache->getOverlappingPairArrayPtr();
+    overlapping = 0;
+    for (int k = 0; k < np; ++k) {
+      overlapping += TestAabbAgainstAabb2(p[k].m_pProxy0->m_aabbMin, p[k].m_pProxy0->m_aabbMax,
+                                          p[k].m_pProxy1->m_aabbMin, p[k].m_pProxy1->m_aabbMax)
+                         ? 1
+                         : 0;
+    }
+  };
+  for (const Frame& f : frames) step(f);  // warm up
+  {
+    Broadphase ours;
+    std::vector<ShapePair> pairs;
+    ours.find_pairs(frames.back().input(), pairs);
+    if (pairs.size() != overlapping) state.SkipWithError("Bullet and coulomb pair counts differ");
+  }
+  std::size_t k = 0;
+  for (auto _ : state) {
+    step(frames[k]);
+    benchmark::DoNotOptimize(overlapping);
+    k = (k + 1) % frames.size();
+  }
+  set_counters(state, frames[0].boxes.size(), overlapping);
+  // Teardown: empty the pair cache pair by pair (O(1) each) first, since destroyProxy scans every
+  // pair of the cache for each proxy.
+  btOverlappingPairCache* cache = bp.getOverlappingPairCache();
+  while (cache->getNumOverlappingPairs() > 0) {
+    const btBroadphasePair& p = cache->getOverlappingPairArrayPtr()[cache->getNumOverlappingPairs() - 1];
+    cache->removeOverlappingPair(p.m_pProxy0, p.m_pProxy1, &dispatcher);
+  }
+  for (btBroadphaseProxy* p : proxies) bp.destroyProxy(p, &dispatcher);
+}
+void BM_BulletSettled(benchmark::State& state) { run_bullet(state, false); }
+void BM_BulletStirred(benchmark::State& state) { run_bullet(state, true); }
+BENCHMARK(BM_BulletSettled)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_BulletStirred)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+#endif
 
 BENCHMARK(BM_BroadphaseSettled)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BroadphaseStirred)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
