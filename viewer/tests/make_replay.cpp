@@ -1,7 +1,7 @@
 // Writes replay pages for the browser test (viewer/tests/replay_browser_test.mjs):
 //   coulomb_replay_demo small OUT.html
 //     a sphere rolling without slipping on a plane and a box sliding to rest (Coulomb, μ = 0.3),
-//     both in closed form, 2 s at 100 frames/s;
+//     both in closed form, 2 s at 100 frames/s, and a row of fixed bodies with the other shapes;
 //   coulomb_replay_demo large OUT.html NBODIES NFRAMES
 //     NBODIES spheres on a grid, each bouncing and spinning (synthetic motion), NFRAMES frames
 //     recorded through the default decimation.
@@ -57,6 +57,21 @@ int small(const std::string& out) {
   const double m_box = 2.0, mu = 0.3, u0 = 2.0, t_stop = u0 / (mu * kG);
   model.shapes = {Shape{Plane{}, Pose{}}, Shape{Sphere{r}, Pose{}}, Shape{Box{he}, Pose{}}};
   model.shape_body = {0, 1, 2};
+  // A row of fixed bodies with the other kinds of shape (drawn, not moving), at y = -0.6.
+  ConvexHull octahedron;
+  for (int a = 0; a < 3; ++a) {
+    for (double sign : {-0.1, 0.1}) octahedron.points.push_back(sign * Vec3::Unit(a));
+  }
+  const std::vector<Shape> gallery = {
+      Shape{Capsule{0.05, 0.1}, Pose{}}, Shape{Cylinder{0.1, 0.05}, Pose{}},
+      Shape{Ellipsoid{Vec3(0.15, 0.1, 0.05)}, Pose{}}, Shape{Cone{0.1, 0.2}, Pose{}},
+      Shape{octahedron, Pose{}}};
+  for (std::size_t i = 0; i < gallery.size(); ++i) {
+    model.bodies.push_back(make_body(std::string(shape_kind_name(gallery[i].kind())), true, 0.0,
+                                     static_cast<int>(model.shapes.size())));
+    model.shapes.push_back(gallery[i]);
+    model.shape_body.push_back(static_cast<int>(model.bodies.size()) - 1);
+  }
 
   ReplayRecorder recorder(model);
   for (int k = 0; k <= 200; ++k) {
@@ -71,6 +86,9 @@ int small(const std::string& out) {
     const double ts = std::min(t, t_stop);
     const double u = u0 - mu * kG * ts, s = u0 * ts - 0.5 * mu * kG * ts * ts;
     push_pose(frame, Vec3(-1.0 + s, 0.6, he.z()), Quat::Identity());
+    for (std::size_t i = 0; i < gallery.size(); ++i) {
+      push_pose(frame, Vec3(-0.8 + 0.4 * double(i), -0.6, 0.15), Quat::Identity());
+    }
     // Contacts: ground (1) on ball (2); ground on the box's four bottom corners.
     push_contact(frame, Vec3(-1.0 + v * t, 0.0, 0.0), Vec3::UnitZ(), Vec3(0, 0, m_ball * kG), 0, 1,
                  0.0, 0.0);

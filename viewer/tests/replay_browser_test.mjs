@@ -119,6 +119,7 @@ try {
     const { page } = await open(small);
     const state = await page.evaluate(() => ({ ...window.coulombReplay }));
     check(state.frameCount === 201, 'all 201 frames are in the page', String(state.frameCount));
+    check(state.meshCount === 8, 'one mesh per shape kind (8 kinds)', String(state.meshCount));
 
     // The 3-D canvas is not blank (background #20242b).
     const fg = await foreground(page, '#view canvas', [0x20, 0x24, 0x2b]);
