@@ -32,7 +32,9 @@ void run(benchmark::State& state, Fn fn) {
   benchmark::DoNotOptimize(sink);
 }
 
-void BM_ExactHertz(benchmark::State& s) { run(s, [](double e) { return exact(e, Pressure::hertz); }); }
+void BM_ExactHertz(benchmark::State& s) {
+  run(s, [](double e) { return exact(e, Pressure::hertz); });
+}
 void BM_ExactUniform(benchmark::State& s) {
   run(s, [](double e) { return exact(e, Pressure::uniform); });
 }

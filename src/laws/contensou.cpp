@@ -123,8 +123,7 @@ inline ResultantDerivative uniform(double eps, bool want_derivative) {
       if (want_derivative) r.dF = 4.0 * ke.K / (3.0 * kPi) * (1.0 - 2.0 * ke.S + sh);
     } else {
       r.F = 4.0 / (3.0 * kPi * eps) * ((1.0 + e2) * ke.E - q * ke.K);
-      if (want_derivative)
-        r.dF = 4.0 / (3.0 * kPi * e2) * ((2.0 * e2 - 1.0) * ke.E + q * ke.K);
+      if (want_derivative) r.dF = 4.0 / (3.0 * kPi * e2) * ((2.0 * e2 - 1.0) * ke.E + q * ke.K);
     }
     r.dm = -eps * r.dF;
     return r;
@@ -162,7 +161,8 @@ void require(const char* what, double value, double lower, bool strict) {
   const bool ok = std::isfinite(value) && (strict ? value > lower : value >= lower);
   if (!ok)
     throw std::invalid_argument(std::string(what) + ": must be " + (strict ? "> " : ">= ") +
-                                std::to_string(lower) + " and finite, got " + std::to_string(value));
+                                std::to_string(lower) + " and finite, got " +
+                                std::to_string(value));
 }
 
 }  // namespace
@@ -272,7 +272,8 @@ PatchFriction friction_exact(const Vec2& v_s, double omega, double a, Pressure p
     out.set_valued = true;
     return out;
   }
-  const double eps = omega == 0.0 ? std::numeric_limits<double>::infinity() : vn / (a * std::abs(omega));
+  const double eps =
+      omega == 0.0 ? std::numeric_limits<double>::infinity() : vn / (a * std::abs(omega));
   const Resultant r = exact(eps, p);
   if (vn > 0.0) out.force = -r.F / vn * v_s;
   out.moment = omega > 0.0 ? -a * r.m : (omega < 0.0 ? a * r.m : 0.0);
@@ -374,8 +375,9 @@ void gauss_legendre(int n, std::vector<double>& x, std::vector<double>& w) {
 
 Quadrature::Quadrature(int n_angle, int n_chord) {
   if (n_angle < 2 || n_chord < 2 || n_angle > 1000 || n_chord > 1000)
-    throw std::invalid_argument("contensou::Quadrature: n_angle and n_chord must be in [2, 1000], got " +
-                                std::to_string(n_angle) + ", " + std::to_string(n_chord));
+    throw std::invalid_argument(
+        "contensou::Quadrature: n_angle and n_chord must be in [2, 1000], got " +
+        std::to_string(n_angle) + ", " + std::to_string(n_chord));
   gauss_legendre(n_angle, xa_, wa_);
   gauss_legendre(n_chord, xc_g_, wc_g_);
   xc_.resize(n_chord);
@@ -410,7 +412,8 @@ Resultant Quadrature::circular(double eps, Pressure p) const {
 void Distortion::validate() const {
   require("rolling_resistance kappa", kappa, 0.0, false);
   if (kappa > 1.0)
-    throw std::invalid_argument("rolling_resistance kappa: must be <= 1, got " + std::to_string(kappa));
+    throw std::invalid_argument("rolling_resistance kappa: must be <= 1, got " +
+                                std::to_string(kappa));
   require("rolling_resistance regularization", omega_reg, 0.0, true);
 }
 
@@ -523,7 +526,10 @@ Vec3c project_limit_surface(const Vec3c& z, Pressure p) {
     th = 0.5 * (lo + hi);
     e = eval(th);
     for (int it = 0; it < 100; ++it) {
-      if (e.h > 0.0) lo = th; else hi = th;
+      if (e.h > 0.0)
+        lo = th;
+      else
+        hi = th;
       double next = e.dh < 0.0 ? th - e.h / e.dh : 0.5 * (lo + hi);
       if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
       const double step = std::abs(next - th);

@@ -13,13 +13,15 @@ AnnularSector AnnularSector::make(double r_inner, double r_outer, double phi_beg
                                   double phi_end) {
   constexpr double k2Pi = 6.283185307179586476925;
   if (!(r_inner >= 0.0))
-    throw std::invalid_argument("patch sector: r_inner must be >= 0, got " + std::to_string(r_inner));
+    throw std::invalid_argument("patch sector: r_inner must be >= 0, got " +
+                                std::to_string(r_inner));
   if (!(r_outer > r_inner))
     throw std::invalid_argument("patch sector: r_outer must be > r_inner (" +
                                 std::to_string(r_inner) + "), got " + std::to_string(r_outer));
   if (!(phi_end > phi_begin) || !(phi_end - phi_begin <= k2Pi * (1.0 + 1e-15)))
-    throw std::invalid_argument("patch sector: need phi_begin < phi_end <= phi_begin + 2 pi, got [" +
-                                std::to_string(phi_begin) + ", " + std::to_string(phi_end) + "]");
+    throw std::invalid_argument(
+        "patch sector: need phi_begin < phi_end <= phi_begin + 2 pi, got [" +
+        std::to_string(phi_begin) + ", " + std::to_string(phi_end) + "]");
   return AnnularSector{r_inner, r_outer, phi_begin, phi_end};
 }
 
@@ -40,8 +42,9 @@ bool is_convex_ccw(std::span<const Vec2> v) {
 
 PatchQuadrature::PatchQuadrature(int n_radial, int n_angular) {
   if (n_radial < 2 || n_angular < 2 || n_radial > 1000 || n_angular > 1000)
-    throw std::invalid_argument("PatchQuadrature: n_radial and n_angular must be in [2, 1000], got " +
-                                std::to_string(n_radial) + ", " + std::to_string(n_angular));
+    throw std::invalid_argument(
+        "PatchQuadrature: n_radial and n_angular must be in [2, 1000], got " +
+        std::to_string(n_radial) + ", " + std::to_string(n_angular));
   contensou::gauss_legendre(n_radial, xr_, wr_);
   contensou::gauss_legendre(n_angular, xa_, wa_);
 }

@@ -227,7 +227,8 @@ TEST(ContensouApproximants, Pade22MatchesDocumentedErrors) {
   EXPECT_NEAR(e.dm_rel_m0, 0.1995, 0.01995);  // m form derived here, measured (docs/contensou.md)
   const Pade22 ph = Pade22::hertz(), pu = Pade22::uniform();
   // Two terms at each end: F'(0) and the 1/ε² coefficient (c3 = ⟨r²⟩/4).
-  for (auto [model, p, c3] : {std::tuple{ph, Pressure::hertz, 0.1}, {pu, Pressure::uniform, 0.125}}) {
+  for (auto [model, p, c3] :
+       {std::tuple{ph, Pressure::hertz, 0.1}, {pu, Pressure::uniform, 0.125}}) {
     EXPECT_NEAR(model(1e-8).F / 1e-8, exact_derivative(0.0, p).dF, 1e-7);
     EXPECT_NEAR((1.0 - model(1e4).F) * 1e8, c3, 1e-4);
     EXPECT_NEAR(model(0.0).m, pure_spin_moment(p), 1e-15);
@@ -289,7 +290,7 @@ TEST(ContensouVector, OpposesSlipAndSpin) {
     EXPECT_FALSE(f.set_valued);
     EXPECT_NEAR(f.force.norm(), r.F, 1e-15);
     EXPECT_NEAR(f.force.dot(v) / v.norm(), -r.F, 1e-15);  // antiparallel to v
-    EXPECT_NEAR(f.moment, a * r.m, 1e-18);                 // ω < 0 → moment > 0
+    EXPECT_NEAR(f.moment, a * r.m, 1e-18);                // ω < 0 → moment > 0
     EXPECT_NEAR(f.power, -f.force.dot(v) - f.moment * w, 1e-14);
     EXPECT_GT(f.power, 0.0);
   }
@@ -358,8 +359,10 @@ TEST(ContensouVector, JacobianMatchesFiniteDifferences) {
       const double dMdw = (fp.moment - fm.moment) / (2 * hw);
       const double sF = std::max(dFdv.norm(), J.dforce_dv.norm());
       EXPECT_NEAR((J.dforce_dv - dFdv).norm(), 0.0, 1e-6 * sF) << c.v.transpose() << " " << c.w;
-      EXPECT_NEAR((J.dforce_domega - dFdw).norm(), 0.0, 1e-6 * sF * a) << c.v.transpose() << " " << c.w;
-      EXPECT_NEAR((J.dmoment_dv - dMdv).norm(), 0.0, 1e-6 * sF * a) << c.v.transpose() << " " << c.w;
+      EXPECT_NEAR((J.dforce_domega - dFdw).norm(), 0.0, 1e-6 * sF * a)
+          << c.v.transpose() << " " << c.w;
+      EXPECT_NEAR((J.dmoment_dv - dMdv).norm(), 0.0, 1e-6 * sF * a)
+          << c.v.transpose() << " " << c.w;
       EXPECT_NEAR(J.dmoment_domega, dMdw, 1e-6 * sF * a * a) << c.v.transpose() << " " << c.w;
       EXPECT_EQ(J.value.force, eval(c.v, c.w).force);
     }
@@ -540,8 +543,8 @@ TEST(ContensouDistortion, MatchesFullQuadrature) {
       friction_distorted(v, w, omega_t, a, Pressure::hertz, Distortion{kappa, 0.1}, q);
   const HertzPressure s0{a, a};
   const Integrals I = q.integrate(
-      [&](double x, double y) { return s0(x, y) * (1.0 + kappa * (x * d.x() + y * d.y()) / a); },
-      v, w, a, a);
+      [&](double x, double y) { return s0(x, y) * (1.0 + kappa * (x * d.x() + y * d.y()) / a); }, v,
+      w, a, a);
   EXPECT_NEAR((r.force + I.T).norm(), 0.0, 1e-10);
   EXPECT_NEAR(r.moment, -I.M, 1e-10 * a);
 }

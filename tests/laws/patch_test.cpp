@@ -4,8 +4,8 @@
 #include <coulomb/laws/contensou.hpp>
 #include <coulomb/laws/patch.hpp>
 
-#include <Eigen/Geometry>
 #include <gtest/gtest.h>
+#include <Eigen/Geometry>
 
 #include <cmath>
 #include <numbers>
@@ -29,28 +29,32 @@ struct PadCase {
 
 TEST(Patch, BrakePadClosedForm) {
   const PatchQuadrature q;
-  for (const PadCase& c : {PadCase{0.10, 0.15, 0.4, 0.35, 2e5, 80.0},
-                           PadCase{0.05, 0.12, 1.0, 0.5, 1e6, 10.0},
-                           PadCase{0.0, 0.2, kPi / 2, 0.2, 3e4, 1.0},
-                           PadCase{0.08, 0.09, 0.05, 0.8, 5e5, 300.0},
-                           PadCase{0.12, 0.2, 2.5, 0.4, 1e5, -20.0},
-                           PadCase{0.02, 0.2, kPi, 0.6, 1e5, 5.0}}) {
+  for (const PadCase& c :
+       {PadCase{0.10, 0.15, 0.4, 0.35, 2e5, 80.0}, PadCase{0.05, 0.12, 1.0, 0.5, 1e6, 10.0},
+        PadCase{0.0, 0.2, kPi / 2, 0.2, 3e4, 1.0}, PadCase{0.08, 0.09, 0.05, 0.8, 5e5, 300.0},
+        PadCase{0.12, 0.2, 2.5, 0.4, 1e5, -20.0}, PadCase{0.02, 0.2, kPi, 0.6, 1e5, 5.0}}) {
     const AnnularSector s = AnnularSector::make(c.R1, c.R2, -c.theta, c.theta);
     const RigidSlip slip{Vec2::Zero(), -c.omega};
-    const Wrench w = q.sector(s, [&](double, double) { return c.p; }, slip, c.mu);
+    const Wrench w = q.sector(
+        s, [&](double, double) { return c.p; }, slip, c.mu);
     // Back to world components: e_x, e_y, e_z.
     const Vec3 R(w.force.x(), -w.force.y(), -w.force.z());
     const Vec3 M(w.moment.x(), -w.moment.y(), -w.moment.z());
     const double sg = c.omega > 0.0 ? 1.0 : -1.0;
     const double a2 = c.R2 * c.R2 - c.R1 * c.R1, a3 = c.R2 * c.R2 * c.R2 - c.R1 * c.R1 * c.R1;
-    const Vec3 R_ref = -(c.p / 2.0) * a2 * Vec3(0.0, sg * 2.0 * c.mu * std::sin(c.theta), 2.0 * c.theta);
-    const Vec3 M_ref = -(c.p / 3.0) * a3 * Vec3(0.0, -2.0 * std::sin(c.theta), sg * 2.0 * c.mu * c.theta);
+    const Vec3 R_ref =
+        -(c.p / 2.0) * a2 * Vec3(0.0, sg * 2.0 * c.mu * std::sin(c.theta), 2.0 * c.theta);
+    const Vec3 M_ref =
+        -(c.p / 3.0) * a3 * Vec3(0.0, -2.0 * std::sin(c.theta), sg * 2.0 * c.mu * c.theta);
     // 1e-10 relative to the magnitude of each resultant (components that vanish are compared
     // with the same absolute scale).
-    EXPECT_NEAR((R - R_ref).norm(), 0.0, 1e-10 * R_ref.norm()) << R.transpose() << " / " << R_ref.transpose();
-    EXPECT_NEAR((M - M_ref).norm(), 0.0, 1e-10 * M_ref.norm()) << M.transpose() << " / " << M_ref.transpose();
+    EXPECT_NEAR((R - R_ref).norm(), 0.0, 1e-10 * R_ref.norm())
+        << R.transpose() << " / " << R_ref.transpose();
+    EXPECT_NEAR((M - M_ref).norm(), 0.0, 1e-10 * M_ref.norm())
+        << M.transpose() << " / " << M_ref.transpose();
     // Power: μ p ∬ |ω| r dA = μ p |ω| θ (2/3)(R2³ − R1³), and −M_n ω_n = power (no sliding at O).
-    EXPECT_NEAR(w.power, c.mu * c.p * std::abs(c.omega) * c.theta * 2.0 / 3.0 * a3, 1e-10 * w.power);
+    EXPECT_NEAR(w.power, c.mu * c.p * std::abs(c.omega) * c.theta * 2.0 / 3.0 * a3,
+                1e-10 * w.power);
     EXPECT_NEAR(w.power, -w.moment.z() * slip.omega, 1e-10 * w.power);
   }
 }
@@ -59,10 +63,12 @@ TEST(Patch, BrakePadClosedForm) {
 TEST(Patch, BrakePadRotated) {
   const PatchQuadrature q;
   const double R1 = 0.1, R2 = 0.16, th = 0.6, mu = 0.4, p = 1e5, beta = 2.2;
-  const Wrench w0 = q.sector(AnnularSector::make(R1, R2, -th, th), [&](double, double) { return p; },
-                             RigidSlip{Vec2::Zero(), 7.0}, mu);
-  const Wrench w1 = q.sector(AnnularSector::make(R1, R2, beta - th, beta + th),
-                             [&](double, double) { return p; }, RigidSlip{Vec2::Zero(), 7.0}, mu);
+  const Wrench w0 = q.sector(
+      AnnularSector::make(R1, R2, -th, th), [&](double, double) { return p; },
+      RigidSlip{Vec2::Zero(), 7.0}, mu);
+  const Wrench w1 = q.sector(
+      AnnularSector::make(R1, R2, beta - th, beta + th), [&](double, double) { return p; },
+      RigidSlip{Vec2::Zero(), 7.0}, mu);
   const Eigen::Matrix3d Rz = Eigen::AngleAxisd(beta, Vec3::UnitZ()).toRotationMatrix();
   EXPECT_NEAR((w1.force - Rz * w0.force).norm(), 0.0, 1e-10 * w0.force.norm());
   EXPECT_NEAR((w1.moment - Rz * w0.moment).norm(), 0.0, 1e-10 * w0.moment.norm());

@@ -44,8 +44,8 @@
 ///    ε ≥ 1: F = 4/(3π)[(1+ε²)E(1/ε) − (ε²−1)K(1/ε)],
 ///           m = 4/(9πε)[2ε²(2−ε²)E(1/ε) + (ε²−1)(2ε²−3)K(1/ε)].
 ///  - Large ε (both, derived here): Φ = Σ_k β_k² ⟨(r/a)^{2k}⟩ ε^{1−2k}, β_k = binom(1/2, k),
-///    ⟨r^{2k}⟩ = 1/(k+1) (uniform), (3/2)B(k+1, 3/2) (Hertz); used for ε ≥ 2.5 where the closed forms
-///    cancel (relative loss ε⁴ in m). Derivatives: see docs/contensou.md.
+///    ⟨r^{2k}⟩ = 1/(k+1) (uniform), (3/2)B(k+1, 3/2) (Hertz); used for ε ≥ 2.5 where the closed
+///    forms cancel (relative loss ε⁴ in m). Derivatives: see docs/contensou.md.
 ///
 /// Valid range: rigid-patch kinematics (slip field of a rigid motion), isotropic Coulomb friction
 /// with one μ over the patch, patch radius from Hertz theory or given. At v_s = ω = 0 the law is
@@ -63,8 +63,8 @@
 
 namespace coulomb::contensou {
 
-using Vec2 = Eigen::Vector2d;  ///< components on (t1, t2)
-using Vec3c = Eigen::Vector3d; ///< (F_t1, F_t2, M_n/a) in the limit-surface helpers
+using Vec2 = Eigen::Vector2d;   ///< components on (t1, t2)
+using Vec3c = Eigen::Vector3d;  ///< (F_t1, F_t2, M_n/a) in the limit-surface helpers
 
 /// Radially symmetric pressure profiles with closed forms.
 enum class Pressure { hertz, uniform };
@@ -134,9 +134,9 @@ struct Pade11 {
 };
 
 /// Padé (2,2), homogeneous in (|v_s|, a|ω|):
-///   F = ε(ε + c1)/(ε² + c1 ε + c3)   (reference §2: Hertz c3 = 1/10, c1 = 3π/80; uniform 1/8, 1/8),
-///   m = m0 (1 + d ε)/(1 + d ε + e ε²) (derived here, see docs/contensou.md: m(0) = m0, m'(0) = 0,
-///   m''(0)/2 = −m0 e, m → m0 d/(e ε); Hertz e = 1, d = 16/(15π); uniform e = 3/4, d = 9/32).
+///   F = ε(ε + c1)/(ε² + c1 ε + c3)   (reference §2: Hertz c3 = 1/10, c1 = 3π/80; uniform 1/8,
+///   1/8), m = m0 (1 + d ε)/(1 + d ε + e ε²) (derived here, see docs/contensou.md: m(0) = m0, m'(0)
+///   = 0, m''(0)/2 = −m0 e, m → m0 d/(e ε); Hertz e = 1, d = 16/(15π); uniform e = 3/4, d = 9/32).
 struct Pade22 {
   double c1 = 3.0 * 3.141592653589793 / 80.0;
   double c3 = 0.1;
@@ -193,11 +193,11 @@ struct PatchFriction {
 
 /// The vector form with its derivatives, for implicit compliant integrators (per unit μN).
 struct PatchFrictionJacobian {
-  PatchFriction value;                          ///< as friction_exact / friction_regularized
+  PatchFriction value;  ///< as friction_exact / friction_regularized
   Eigen::Matrix2d dforce_dv = Eigen::Matrix2d::Zero();  ///< ∂force/∂v_s [s/m]
-  Vec2 dforce_domega = Vec2::Zero();            ///< ∂force/∂ω [s]
-  Vec2 dmoment_dv = Vec2::Zero();               ///< ∂moment/∂v_s [s]
-  double dmoment_domega = 0.0;                  ///< ∂moment/∂ω [m s]
+  Vec2 dforce_domega = Vec2::Zero();                    ///< ∂force/∂ω [s]
+  Vec2 dmoment_dv = Vec2::Zero();                       ///< ∂moment/∂v_s [s]
+  double dmoment_domega = 0.0;                          ///< ∂moment/∂ω [m s]
 };
 
 /// friction_regularized (v_reg > 0) or friction_exact (v_reg = 0) and the derivatives, with
@@ -270,7 +270,7 @@ void gauss_legendre(int n, std::vector<double>& x, std::vector<double>& w);
 
 /// Built-in normalised pressures for a patch of semi-axes (A, B) (unit load).
 struct HertzPressure {
-  double A = 1.0, B = 1.0;  ///< semi-axes [m]
+  double A = 1.0, B = 1.0;                      ///< semi-axes [m]
   double operator()(double x, double y) const;  ///< 3/(2πAB) √(1 − x²/A² − y²/B²)
 };
 struct UniformPressure {
@@ -286,18 +286,19 @@ struct UniformPressure {
 /// (ω_t2, −ω_t1)/|ω_t|), κ_eff = κ min(1, |ω_t|/ω_reg): the explicit regularisation makes the
 /// distortion vanish continuously at zero rolling speed.
 struct Distortion {
-  double kappa = 0.0;     ///< κ [-], 0 ≤ κ ≤ 1
-  double omega_reg = 1.0; ///< regularisation rolling speed [rad/s], > 0
+  double kappa = 0.0;      ///< κ [-], 0 ≤ κ ≤ 1
+  double omega_reg = 1.0;  ///< regularisation rolling speed [rad/s], > 0
   /// Throws std::invalid_argument unless 0 ≤ κ ≤ 1 and ω_reg > 0.
   void validate() const;
 };
 
 /// Friction and rolling resistance of a distorted circular patch of radius a.
 struct DistortedFriction {
-  Vec2 force = Vec2::Zero();          ///< friction force per μN [-]
-  double moment = 0.0;                ///< pivoting moment per μN [m]
-  Vec2 rolling_moment = Vec2::Zero(); ///< M_t per N [m]: −κ_eff a c ω̂_t, c = 1/5 Hertz, 1/4 uniform
-  double kappa_eff = 0.0;             ///< κ after regularisation
+  Vec2 force = Vec2::Zero();  ///< friction force per μN [-]
+  double moment = 0.0;        ///< pivoting moment per μN [m]
+  Vec2 rolling_moment =
+      Vec2::Zero();        ///< M_t per N [m]: −κ_eff a c ω̂_t, c = 1/5 Hertz, 1/4 uniform
+  double kappa_eff = 0.0;  ///< κ after regularisation
 };
 
 /// Sliding v_s, spin ω, rolling ω_t: the undistorted part from the closed forms, the κ part (linear
@@ -360,7 +361,7 @@ void Quadrature::add_line(const Sigma& sigma, double psi_dir, double weight, dou
 
 template <class Sigma>
 Integrals Quadrature::integrate(const Sigma& sigma, const Vec2& v_s, double omega, double A,
-                               double B) const {
+                                double B) const {
   constexpr double kHalfPi = 1.57079632679489661923;
   assert(A > 0.0 && B > 0.0 && "contensou quadrature: semi-axes must be > 0");
   Integrals out;
@@ -380,7 +381,8 @@ Integrals Quadrature::integrate(const Sigma& sigma, const Vec2& v_s, double omeg
           // chi in [0, pi/2]: reuse the chord nodes on [-1, 1] mapped affinely.
           const double chi = 0.5 * kHalfPi * (1.0 + xc_g_[j]);
           const double r = std::sin(chi);
-          const double wgt = wa_[i] * kHalfPi * wc_g_[j] * 0.5 * kHalfPi * std::cos(chi) * r * A * B;
+          const double wgt =
+              wa_[i] * kHalfPi * wc_g_[j] * 0.5 * kHalfPi * std::cos(chi) * r * A * B;
           const double x = A * r * c, y = B * r * s;
           const double sg = sigma(x, y) * wgt;
           load += sg;

@@ -31,12 +31,13 @@
 /// instantaneous centre C = (−v0y, v0x)/ω. Sectors are integrated in polar coordinates about O
 /// (Gauss–Legendre in r and φ), split at C's radius and angle when C lies inside; polygons are
 /// split into triangles fanned from C when C is inside (each edge cut so that a triangle subtends
-/// ≤ π/4 at C; each triangle then has its singular point at a vertex, removed by the collapsed map x = A + s[(B − A) + t(C − B)], Jacobian ∝ s), else
-/// from the first vertex. Accuracy: spectral when C is outside the patch (or at O for sectors);
-/// algebraic (~1e-6 with the default nodes) for a sector with C strictly inside away from O.
-/// Validity: rigid slip field, one μ over the patch, given pressure (not solved for).
-/// Reference: the brake pad, seed textbook example 10.3.16 (reference/contensou.md §3.12), and
-/// docs/contensou.md for the derivation of its closed form in these conventions.
+/// ≤ π/4 at C; each triangle then has its singular point at a vertex, removed by the collapsed map
+/// x = A + s[(B − A) + t(C − B)], Jacobian ∝ s), else from the first vertex. Accuracy: spectral
+/// when C is outside the patch (or at O for sectors); algebraic (~1e-6 with the default nodes) for
+/// a sector with C strictly inside away from O. Validity: rigid slip field, one μ over the patch,
+/// given pressure (not solved for). Reference: the brake pad, seed textbook example 10.3.16
+/// (reference/contensou.md §3.12), and docs/contensou.md for the derivation of its closed form in
+/// these conventions.
 
 #include <Eigen/Core>
 
@@ -99,8 +100,8 @@ class PatchQuadrature {
 
  private:
   template <class Pressure>
-  void add_point(double x, double y, double weight, const Pressure& pressure,
-                 const RigidSlip& slip, double mu, Wrench& out) const;
+  void add_point(double x, double y, double weight, const Pressure& pressure, const RigidSlip& slip,
+                 double mu, Wrench& out) const;
   template <class Pressure>
   void add_triangle(const Vec2& a, const Vec2& b, const Vec2& c, const Pressure& pressure,
                     const RigidSlip& slip, double mu, Wrench& out) const;
@@ -242,7 +243,8 @@ Wrench PatchQuadrature::polygon(std::span<const Vec2> v, const Pressure& pressur
       return out;
     }
   }
-  for (std::size_t i = 1; i + 1 < n; ++i) add_triangle(v[0], v[i], v[i + 1], pressure, slip, mu, out);
+  for (std::size_t i = 1; i + 1 < n; ++i)
+    add_triangle(v[0], v[i], v[i + 1], pressure, slip, mu, out);
   return out;
 }
 
