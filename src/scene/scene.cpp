@@ -65,8 +65,9 @@ void read_time(const Reporter& r, const Field& f, Model& m) {
 
 void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   const MapView map(r, f);
-  map.allow({"formulation", "tolerance", "max_iterations", "theta", "active_set",
-             "contact_margin"});
+  map.allow({"formulation", "name", "tolerance", "max_iterations", "theta", "active_set",
+             "contact_margin", "activation_distance"});
+  if (auto v = map.get("name")) s.name = one_of(r, *v, "solver", {"nsgs", "prox", "auto"});
   if (auto v = map.get("formulation")) {
     s.formulation = one_of(r, *v, "formulation", {"nonsmooth", "compliant"});
   }
@@ -82,6 +83,8 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
     s.active_set = one_of(r, *v, "active-set rule", {"predicted", "siconos"});
   }
   if (auto v = map.get("contact_margin")) s.contact_margin = non_negative(r, *v, number(r, *v));
+  if (auto v = map.get("activation_distance"))
+    s.activation_distance = non_negative(r, *v, number(r, *v));
 }
 
 void read_output(const Reporter& r, const Field& f, OutputSettings& o) {

@@ -90,7 +90,7 @@ struct Incline {
     model = testing::make_model(mu, 0.0, h, end);
     const Quat q(Eigen::AngleAxisd(alpha, Vec3::UnitY()));
     n = q * Vec3::UnitZ();
-    down = q * Vec3(-1, 0, 0);  // points downhill for α > 0
+    down = q * Vec3(1, 0, 0);  // downhill: gravity projected on the plane points along +x_B
     const Vec3 half(0.1, 0.1, 0.05);
     add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape(n, 0.0)});
     box = add_body(model, state,
@@ -189,7 +189,7 @@ TEST(MoreauJean, DzhanibekovConservesEnergyAndMomentum) {
   State state;
   const int b = add_body(model, state,
                          {.name = "t", .mass = 1.0, .inertia_B = Vec3(1.0, 2.0, 2.8).asDiagonal(),
-                          .w = Vec3(1e-3, 2.0, 1e-3)},
+                          .w = Vec3(0.1, 10.0, 0.1)},
                          {});
   Workspace ws;
   auto momentum = [&] { return Vec3(state.q_WB[b] * (model.bodies[b].inertia_B * (state.q_WB[b].conjugate() * state.w_W[b]))); };

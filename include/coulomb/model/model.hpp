@@ -78,6 +78,9 @@ struct Body {
 /// Solver settings of the nonsmooth formulation (scene key `solver`).
 struct SolverSettings {
   std::string formulation = "nonsmooth";  ///< nonsmooth | compliant
+  /// Contact solver: "nsgs" (Gauss–Seidel), "prox" (proximal point + semismooth Newton), or
+  /// "auto" (NSGS, handing over to PROX when it stalls; default).
+  std::string name = "auto";
   double tolerance = 1e-10;               ///< error ‖r − P_K(...)‖/‖q‖ to reach [-]
   int max_iterations = 500;               ///< NSGS sweeps per step
   double theta = 0.5;                     ///< θ of the θ-method [-], in [0.5, 1]
@@ -85,6 +88,10 @@ struct SolverSettings {
   /// "siconos" (g + (h/2) ġ_k ≤ 0, Siconos' γ = 1/2 rule). See docs/nonsmooth.md.
   std::string active_set = "predicted";
   double contact_margin = 1e-3;           ///< narrowphase reports points with gap ≤ margin [m]
+  /// Predicted gaps up to this distance count as closed under the "predicted" rule [m]: gaps of
+  /// resting contacts are round-off (1e-16 m) above or below zero, and two bodies in free fall
+  /// together see no closing velocity, so an exact ≤ 0 test would drop a resting contact at random.
+  double activation_distance = 1e-9;
 };
 
 /// Output settings (scene key `output`).

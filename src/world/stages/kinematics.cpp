@@ -65,7 +65,8 @@ void kinematics(const Model& model, const State& state, Workspace& ws) {
       const double un_free = relative_velocity(ws.H1[k], ws.H2[k], ws.v_free[b1], ws.w_free[b1],
                                                ws.v_free[b2], ws.w_free[b2])
                                  .x();
-      predicted_gap = c.gap + h * (theta * un_free + (1.0 - theta) * ws.u_start[k].x());
+      predicted_gap = c.gap + h * (theta * un_free + (1.0 - theta) * ws.u_start[k].x()) -
+                      model.solver.activation_distance;
     }
     if (predicted_gap <= 0.0) {
       ws.active_of_point[k] = static_cast<std::int32_t>(ws.active.size());

@@ -1,4 +1,6 @@
 // Stage 5: the frictional contact solve, warm-started from the contact memory of the last step.
+#include <coulomb/nonsmooth/prox.hpp>
+
 #include <algorithm>
 
 #include "stages/stages.hpp"
@@ -25,7 +27,10 @@ void solve(const Model& model, const State& state, Workspace& ws) {
   SolverOptions options;
   options.tolerance = model.solver.tolerance;
   options.max_iterations = model.solver.max_iterations;
-  ws.report.solver = solve_nsgs(ws.problem, ws.r, ws.u, options, ws.solver);
+  const SolverKind kind = model.solver.name == "nsgs"   ? SolverKind::nsgs
+                          : model.solver.name == "prox" ? SolverKind::prox
+                                                        : SolverKind::automatic;
+  ws.report.solver = coulomb::solve(ws.problem, ws.r, ws.u, options, ws.solver, kind);
 }
 
 }  // namespace coulomb::stages
