@@ -627,5 +627,33 @@ TEST(ContensouLimitSurface, ProjectionGrid) {
   }
 }
 
+// ∂P/∂z against central differences (step 1e-6; the projection is smooth outside the set, its
+// second derivative bounded by the curvature ≲ 10 here: truncation ~1e-11, rounding ~1e-9 from
+// the Newton tolerance 1e-15 / h): tolerance 1e-6. Points on both sides of M, near the pole, near
+// the equator and on the axis; inside points give the identity.
+TEST(ContensouLimitSurface, ProjectionJacobianMatchesFiniteDifferences) {
+  const double h = 1e-6;
+  for (Pressure p : {Pressure::hertz, Pressure::uniform}) {
+    for (const Vec3c& z : {Vec3c(1.0, 1.0, 1.0), Vec3c(-0.9, 0.1, -0.4), Vec3c(0.05, 0.02, 0.9),
+                           Vec3c(1.5, -0.3, 0.02), Vec3c(0.7, 0.5, 0.3), Vec3c(0.0, 0.0, 1.2),
+                           Vec3c(0.4, -0.3, -0.7), Vec3c(2.0, 0.0, 0.0)}) {
+      const LimitProjection J = project_limit_surface_jacobian(z, p);
+      ASSERT_FALSE(J.inside) << z.transpose();
+      EXPECT_NEAR((J.point - project_limit_surface(z, p)).norm(), 0.0, 1e-15);
+      Eigen::Matrix3d fd;
+      for (int k = 0; k < 3; ++k) {
+        const Vec3c dz = Vec3c::Unit(k) * h;
+        fd.col(k) = (project_limit_surface(z + dz, p) - project_limit_surface(z - dz, p)) / (2 * h);
+      }
+      EXPECT_NEAR((J.jacobian - fd).norm(), 0.0, 1e-6) << z.transpose() << "\n"
+                                                       << J.jacobian << "\n"
+                                                       << fd;
+    }
+    const LimitProjection in = project_limit_surface_jacobian(Vec3c(0.1, 0.2, -0.1), p);
+    EXPECT_TRUE(in.inside);
+    EXPECT_EQ(in.jacobian, Eigen::Matrix3d::Identity());
+  }
+}
+
 }  // namespace
 }  // namespace coulomb::contensou

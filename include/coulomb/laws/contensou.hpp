@@ -323,6 +323,20 @@ struct DistortedFriction {
 /// normal angle θ (ε = tan θ): (z − c(θ)) ∥ n(θ). Converges to |residual| ≤ 1e-14.
 [[nodiscard]] Vec3c project_limit_surface(const Vec3c& z, Pressure p);
 
+/// Projection with its Jacobian ∂P/∂z (for semismooth Newton solvers).
+struct LimitProjection {
+  Vec3c point = Vec3c::Zero();
+  Eigen::Matrix3d jacobian = Eigen::Matrix3d::Identity();
+  bool inside = true;  ///< z ∈ K: point = z, jacobian = I
+};
+
+/// As project_limit_surface, with ∂P/∂z. Outside, z = P + d n and, for a smooth convex surface,
+/// ∂P/∂z = Σ_i R_i/(R_i + d) t_i t_iᵀ over the principal directions: the meridian t1 with the
+/// profile's radius of curvature R1 = F'(ε)(1 + ε²)^{3/2}, and the parallel t2 with
+/// R2 = F/sin θ (R2 = R1 at the pole). On the boundary (d = 0) this is the tangent projector (the
+/// one-sided derivative from outside).
+[[nodiscard]] LimitProjection project_limit_surface_jacobian(const Vec3c& z, Pressure p);
+
 // ---------------------------------------------------------------------------------------------
 // Quadrature: template implementation
 // ---------------------------------------------------------------------------------------------
