@@ -46,6 +46,10 @@ std::unique_ptr<fclib_local, LocalDeleter> open_local(const std::string& path) {
   if (!std::filesystem::exists(path)) {
     throw std::runtime_error("FCLIB file not found: " + path);
   }
+  // H5Fis_hdf5 checks the signature quietly; H5Fopen on another format prints HDF5's error stack.
+  if (H5Fis_hdf5(path.c_str()) <= 0) {
+    throw std::runtime_error(path + " is not an HDF5 file");
+  }
   if (!has_links(path, {"/fclib_local", "/fclib_local/W", "/fclib_local/vectors"})) {
     throw std::runtime_error(path + " holds no /fclib_local problem");
   }
