@@ -18,6 +18,7 @@ struct FclibArgs {
   int check_interval = 20;         ///< NSGS: at most this many sweeps between error evaluations
   double over_relaxation = 1.0;    ///< NSGS ω, in (0, 2)
   std::int64_t shuffle_seed = -1;  ///< NSGS shuffled order with this seed (< 0: fixed order)
+  int repeat = 1;                  ///< solves per file (benchmarks); time_s is the fastest
 };
 void add_fclib_command(CLI::App& app, FclibArgs& args);
 int run_fclib_command(const FclibArgs& args);
