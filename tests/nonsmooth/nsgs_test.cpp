@@ -103,6 +103,97 @@ TEST(Nsgs, DeterministicAndRelaxed) {
   EXPECT_EQ(solve_nsgs(p, r3, u3, o, ws).status, SolverStatus::converged);
 }
 
+TEST(Nsgs, ErrorScheduleReportsTheTrueErrorAndSavesEvaluations) {
+  // Error evaluated at most every 20 sweeps, scheduled from the observed rate: the answer is as
+  // converged, the sweep count at most 20 above the every-sweep count, the error the true one.
+  const ContactProblem p = file_problem("Capsules-i100-889.hdf5");
+  SolverWorkspace ws;
+  SolverOptions o;
+  o.tolerance = 1e-8;
+  o.max_iterations = 10000;
+  std::vector<Vec3> r1, u1, r2, u2;
+  const SolverResult every = solve_nsgs(p, r1, u1, o, ws);
+  o.error_check_interval = 20;
+  const SolverResult scheduled = solve_nsgs(p, r2, u2, o, ws);
+  ASSERT_EQ(every.status, SolverStatus::converged);
+  ASSERT_EQ(scheduled.status, SolverStatus::converged);
+  EXPECT_GE(scheduled.iterations, every.iterations);
+  EXPECT_LE(scheduled.iterations, every.iterations + 20);
+  std::vector<Vec3> u3;
+  p.velocity(r2, u3);
+  EXPECT_EQ(scheduled.error, contact_error(p, r2, u3));
+}
+
+TEST(Nsgs, ShuffleIsSeededAndConverges) {
+  const ContactProblem p = file_problem("KaplasTower-i1061-4.hdf5");
+  SolverWorkspace ws;
+  SolverOptions o;
+  o.tolerance = 1e-8;
+  o.max_iterations = 10000;
+  o.shuffle = true;
+  o.shuffle_seed = 7;
+  std::vector<Vec3> r1, u1, r2, u2, r3, u3;
+  const SolverResult a = solve_nsgs(p, r1, u1, o, ws);
+  const SolverResult b = solve_nsgs(p, r2, u2, o, ws);
+  EXPECT_EQ(a.status, SolverStatus::converged);
+  EXPECT_LE(a.error, 1e-8);
+  // Same seed: bit-identical; another seed: another path (different sweep count or iterate).
+  EXPECT_EQ(a.iterations, b.iterations);
+  for (int i = 0; i < p.contact_count; ++i) EXPECT_EQ(r1[i], r2[i]);
+  o.shuffle_seed = 8;
+  const SolverResult c = solve_nsgs(p, r3, u3, o, ws);
+  EXPECT_EQ(c.status, SolverStatus::converged);
+  bool differs = c.iterations != a.iterations;
+  for (int i = 0; i < p.contact_count && !differs; ++i) differs = r3[i] != r1[i];
+  EXPECT_TRUE(differs);
+}
+
+TEST(Nsgs, OverRelaxationConverges) {
+  // ω = 1.3 on a problem with coupled contacts still reaches the tolerance (same fixed point).
+  const ContactProblem p = file_problem("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");
+  SolverWorkspace ws;
+  SolverOptions o;
+  o.tolerance = 1e-8;
+  o.max_iterations = 10000;
+  o.over_relaxation = 1.3;
+  std::vector<Vec3> r, u;
+  const SolverResult res = solve_nsgs(p, r, u, o, ws);
+  EXPECT_EQ(res.status, SolverStatus::converged);
+  EXPECT_LE(res.error, 1e-8);
+}
+
+TEST(Nsgs, MaxTimeIsHonoured) {
+  const ContactProblem p = file_problem("Capsules-i122-1617.hdf5");
+  SolverWorkspace ws;
+  SolverOptions o;
+  o.tolerance = 1e-12;
+  o.max_iterations = 1000000;
+  o.max_time_s = 0.05;
+  std::vector<Vec3> r, u;
+  const SolverResult res = solve_nsgs(p, r, u, o, ws);
+  EXPECT_EQ(res.status, SolverStatus::max_time);
+  // Overrun of at most one sweep (~0.1 ms here) plus the final error; 0.5 s for a loaded machine.
+  EXPECT_LT(res.time_s, 0.5);
+  std::vector<Vec3> u2;
+  p.velocity(r, u2);
+  EXPECT_EQ(res.error, contact_error(p, r, u2));
+}
+
+TEST(Nsgs, StallIsDetected) {
+  // OneObject-i100000-316: NSGS stagnates near 2e-3 (a redundant contact set).
+  const ContactProblem p = file_problem("OneObject-i100000-316.hdf5");
+  SolverWorkspace ws;
+  SolverOptions o;
+  o.tolerance = 1e-8;
+  o.max_iterations = 10000;
+  o.stall_window = 100;
+  std::vector<Vec3> r, u;
+  const SolverResult res = solve_nsgs(p, r, u, o, ws);
+  EXPECT_EQ(res.status, SolverStatus::stalled);
+  EXPECT_LT(res.iterations, 2000);
+  EXPECT_GT(res.error, 1e-8);
+}
+
 // Problems on which NSGS from r = 0 does not reach 1e-8 in 10^4 sweeps (its known weakness on
 // redundant contact sets: one body on 24–52 contacts, W of rank 6 per body; Siconos' own
 // references for these were computed with PROX). Asserted as limitations, not passes.
