@@ -14,7 +14,7 @@ packages=(
 )
 # Optional extras: set COULOMB_PEERS=1 to install the peers used by bench/.
 if [[ "${COULOMB_PEERS:-0}" == 1 ]]; then
-  packages+=(python3-siconos libmujoco-dev libbullet-dev)
+  packages+=(python3-siconos libmujoco-dev libbullet-dev python3-h5py)
 fi
 
 missing=()

@@ -8,8 +8,9 @@
 ///   error(r, u) = sqrt(Σ_α ‖r_α − P_K(r_α − u_α − [μ_α ‖u_{T,α}‖, 0, 0])‖²) / ‖q‖
 ///
 /// Normalisation: divided by ‖q‖ only when ‖q‖ > DBL_EPSILON, otherwise the absolute value is
-/// returned; this is the rule of Siconos numerics (fc3d_compute_error), so errors computed here and
-/// by Siconos on the FCLIB files are the same quantity.
+/// returned. Siconos numerics 4.4 (fc3d_compute_error) computes the same residual but divides it
+/// by max(‖q‖, ‖r‖, ‖u‖) (measured on the FCLIB files, docs/nonsmooth-solvers.md): its values
+/// equal ours only where ‖q‖ is the largest of the three.
 
 #include <coulomb/nonsmooth/solver.hpp>
 
