@@ -1,5 +1,6 @@
 // Running a model to its end time: stepping, output times, statistics, summary.json.
 #include <coulomb/io/output.hpp>
+#include <coulomb/io/replay.hpp>
 #include <coulomb/io/run.hpp>
 #include <coulomb/world/world.hpp>
 
@@ -51,6 +52,35 @@ class OutputClock {
   double h_;
   double next_ = 0.0;
 };
+
+// One replay frame: body-frame poses, contacts (world force of 1 on 2), energies.
+void fill_replay_frame(const Model& model, const State& state, const Workspace& ws,
+                       bool with_contacts, ReplayFrame& frame) {
+  frame.time = state.time;
+  frame.poses.clear();
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const Pose X = body_pose(model, state, static_cast<int>(b));
+    for (double v : {X.p.x(), X.p.y(), X.p.z(), X.q.w(), X.q.x(), X.q.y(), X.q.z()})
+      frame.poses.push_back(static_cast<float>(v));
+  }
+  frame.contacts.clear();
+  if (with_contacts) {
+    for (std::size_t k = 0; k < contact_row_count(ws); ++k) {
+      const ContactRow row = contact_row(model, ws, k);
+      const ContactPoint& c = ws.points[k];
+      const Vec3 f = row.force.x() * c.n_W + row.force.y() * c.t1_W + row.force.z() * c.t2_W;
+      const double values[kReplayContactStride] = {
+          row.point.x(), row.point.y(), row.point.z(), row.normal.x(), row.normal.y(), row.normal.z(),
+          f.x(), f.y(), f.z(), static_cast<double>(row.body1), static_cast<double>(row.body2),
+          std::hypot(row.velocity.y(), row.velocity.z()), row.rates.x()};
+      for (double v : values) frame.contacts.push_back(static_cast<float>(v));
+    }
+  }
+  const Energy e = energy(model, state);
+  frame.kinetic = e.kinetic;
+  frame.potential = e.potential;
+  frame.dissipated = state.dissipated;
+}
 
 nlohmann::json vec_json(const Vec3& v) { return nlohmann::json::array({v.x(), v.y(), v.z()}); }
 
@@ -120,7 +150,17 @@ RunResult run(const Model& model, State& state, const RunOptions& options) {
   const Energy e0 = energy(model, state);
   const double initial_total = e0.kinetic + e0.potential + state.dissipated;
   OutputClock clock_out(model, state.time);
-  if (writer) writer->write_frame(model, state, ws, false);
+  std::unique_ptr<ReplayRecorder> replay;
+  ReplayFrame frame;
+  if (writer && options.write_replay) replay = std::make_unique<ReplayRecorder>(model);
+  auto output = [&](bool with_contacts) {
+    writer->write_frame(model, state, ws, with_contacts);
+    if (replay) {
+      fill_replay_frame(model, state, ws, with_contacts, frame);
+      replay->add_frame(frame);
+    }
+  };
+  if (writer) output(false);
 
   // Step to the end time (the last step may end up to h/2 past it: steps are whole).
   const double h = model.time_step;
@@ -133,17 +173,17 @@ RunResult run(const Model& model, State& state, const RunOptions& options) {
     if (writer) writer->write_solver_row(state, report);
     if (!report.finite) {
       result.finite = false;
-      if (writer) writer->write_frame(model, state, ws, true);
+      if (writer) output(true);
       break;
     }
-    if (writer && (clock_out.due(state) || n + 1 == total_steps))
-      writer->write_frame(model, state, ws, true);
+    if (writer && (clock_out.due(state) || n + 1 == total_steps)) output(true);
     if (options.progress && (n & 255) == 0)
       options.progress(static_cast<double>(n + 1) / static_cast<double>(total_steps));
   }
   if (options.progress) options.progress(1.0);
   result.wall_time_s = std::chrono::duration<double>(clock::now() - start).count();
   result.summary_json = summary(model, state, ws, options, result, initial_total);
+  if (replay) replay->write(writer->temporary_path("replay.html"));
   if (writer) writer->commit(result.summary_json);
   return result;
 }
