@@ -13,6 +13,7 @@ FclibArgs g_fclib_args;
 }
 
 void add_commands(CLI::App& app) {
+  add_law_command(app);
   add_plot_command(app, g_plot_args);
   add_fclib_command(app, g_fclib_args);
 }
