@@ -158,6 +158,10 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
     buffer_.push_back(',');
     append(buffer_, x);
   }
+  for (double x : state.dissipated_by_kind) {
+    buffer_.push_back(',');
+    append(buffer_, x);
+  }
   buffer_.push_back('\n');
   std::fwrite(buffer_.data(), 1, buffer_.size(), files_[2]->f);
 }

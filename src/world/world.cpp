@@ -49,6 +49,8 @@ void prepare(const Model& model, Workspace& ws) {
   ws.inv_inertia_B.resize(nbodies);
   ws.impulse_force.resize(nbodies);
   ws.impulse_torque.resize(nbodies);
+  ws.v_mean.assign(nbodies, Vec3::Zero());
+  ws.w_mean.assign(nbodies, Vec3::Zero());
   for (std::size_t b = 0; b < nbodies; ++b)
     ws.inv_inertia_B[b] = model.bodies[b].fixed ? Mat3::Zero() : Mat3(model.bodies[b].inertia_B.inverse());
   // Contact spec per (material, material), the default material mapped to the last index.

@@ -62,6 +62,12 @@ void check_billiard(double omega0) {
   const Energy e1 = energy(b.model, b.state);
   EXPECT_NEAR(e1.kinetic + e1.potential + b.state.dissipated, e0, 1e-12 * e0 + 1e-15);
   EXPECT_GT(b.state.dissipated, 0.0);
+  // All of it by friction (no impact: the ball rests on the table), and the split adds up.
+  EXPECT_NEAR(b.state.dissipated_by_kind[1], b.state.dissipated, 1e-12 * b.state.dissipated);
+  EXPECT_NEAR(b.state.dissipated_by_kind[0], 0.0, 1e-12 * e0);  // round-off of u_N ≈ 1e-16 m/s over 10^4 steps
+  // The closed form: the slide dissipates (1/2) m v0² − (1/2)(m + I/R²) v_final² with I = 2/5 m R²
+  // (rolling kinetic energy), for ω0 = 0; in general compare against the kinetic energy drop.
+  EXPECT_NEAR(b.state.dissipated, e0 - e1.kinetic - e1.potential, 1e-12 * e0);
 }
 
 TEST(MoreauJean, BilliardNoSpinRollsAtFiveSevenths) { check_billiard(0.0); }

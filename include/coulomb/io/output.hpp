@@ -19,7 +19,8 @@ namespace coulomb {
 inline constexpr const char* kTrajectoryHeader = "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
 inline constexpr const char* kContactsHeader =
     "time,body1,body2,px,py,pz,nx,ny,nz,gap,fn,ft1,ft2,mn,mt1,mt2,vn,vt1,vt2,spin,roll1,roll2,state";
-inline constexpr const char* kEnergyHeader = "time,kinetic,potential,dissipated,total";
+inline constexpr const char* kEnergyHeader =
+    "time,kinetic,potential,dissipated,total,normal,friction,rolling,pivoting";
 inline constexpr const char* kSolverHeader = "time,points,active,iterations,error,status";
 
 /// Name of a contact status in contacts.csv.

@@ -5,6 +5,7 @@
 
 #include <coulomb/collision/contact_point.hpp>
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct ContactMemory {
 
 struct State {
   double time = 0.0;          ///< [s]
+  double time_carry = 0.0;    ///< round-off carried by the compensated (Kahan) sum of the steps [s]
   std::int64_t step = 0;      ///< steps taken
   std::vector<Vec3> x_WC;     ///< (nbodies) centre-of-mass position [m]
   std::vector<Quat> q_WB;     ///< (nbodies) orientation of the body frame
@@ -36,6 +38,8 @@ struct State {
   std::vector<Vec3> w_W;      ///< (nbodies) angular velocity in world [rad/s]
   std::vector<ContactMemory> contacts;  ///< sorted by key
   double dissipated = 0.0;    ///< cumulative energy removed by contacts [J]
+  /// The same, by kind of law: normal (impacts), friction, rolling, pivoting [J].
+  std::array<double, 4> dissipated_by_kind{};
 
   /// Resizes for the bodies of `model`: every body frame at the world origin with identity
   /// orientation (so x_WC = com_B), zero twists; time, step, contact memory and dissipated energy

@@ -92,6 +92,8 @@ struct Workspace {
   // Per-body contact impulse of the step (nbodies), world frame.
   std::vector<Vec3> impulse_force;     ///< [N s]
   std::vector<Vec3> impulse_torque;    ///< about the centre of mass [N m s]
+  std::vector<Vec3> v_mean;            ///< (nbodies) (v_k + v_{k+1})/2, the velocity the impulses work on [m/s]
+  std::vector<Vec3> w_mean;            ///< (nbodies) R_k (Ω_free + Ω_{k+1})/2 [rad/s]
 
   // Derived from the model once by prepare(): contact spec index per material pair.
   std::vector<std::int32_t> spec_of_materials;  ///< (nmat+1)² , material -1 mapped to nmat
