@@ -7,6 +7,7 @@ namespace coulomb {
 SignoriniLaw::SignoriniLaw(const LawSpec& spec) {
   detail::Params p(spec, "normal");
   restitution_ = p.number("restitution", 0.0, 0.0, 1.0);
+  tangential_restitution_ = p.number("tangential_restitution", 0.0, -1.0, 1.0);
   p.finish();
 }
 
