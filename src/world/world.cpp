@@ -61,6 +61,10 @@ void prepare(const Model& model, Workspace& ws) {
     for (int b = 0; b <= nm; ++b)
       ws.spec_of_materials[a * (nm + 1) + b] =
           model.contact_spec_index(a == nm ? -1 : a, b == nm ? -1 : b);
+  // The laws of every contact spec, resolved (and checked) once.
+  ws.laws.clear();
+  ws.laws.push_back(resolve_nonsmooth_laws(model.default_contact, model));
+  for (const ContactSpec& spec : model.contacts) ws.laws.push_back(resolve_nonsmooth_laws(spec, model));
   ws.prepared = true;
 }
 

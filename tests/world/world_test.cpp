@@ -129,6 +129,83 @@ TEST(MoreauJean, InclineSlidesAtCoulombAcceleration) {
   EXPECT_NEAR(s.state.v_WC[s.box].dot(s.n), 0.0, 1e-9);
 }
 
+// Static and kinetic coefficients (μ_s = 0.5, μ_k = 0.3) on the incline.
+struct InclineStaticKinetic : Incline {
+  InclineStaticKinetic(double tan_alpha, double v0, double end)
+      : Incline(std::atan(tan_alpha), 0.0, 1e-3, end) {
+    model.contacts[0].friction.params = {{"mu_s", 0.5}, {"mu_k", 0.3}};
+    model.solver.tolerance = 1e-12;
+    state.v_WC[box] = v0 * down;
+  }
+  void run_to(double t, Workspace& ws) {
+    while (state.time < t - 0.5e-3) ASSERT_EQ(step(model, state, ws).solver.status, SolverStatus::converged);
+  }
+};
+
+TEST(MoreauJean, StaticThresholdIsExactBelow) {
+  // tan α a millionth below μ_s: a body at rest sticks.
+  InclineStaticKinetic s(0.5 * (1.0 - 1e-6), 0.0, 2.0);
+  Workspace ws;
+  const Vec3 x0 = s.state.x_WC[s.box];
+  s.run_to(2.0, ws);
+  EXPECT_LE((s.state.x_WC[s.box] - x0).norm(), 1e-9);
+}
+
+TEST(MoreauJean, StaticThresholdIsExactAbove) {
+  // tan α a millionth above μ_s: it breaks loose at the first step (μ_s), then slides with μ_k.
+  const double tan_alpha = 0.5 * (1.0 + 1e-6), alpha = std::atan(tan_alpha), h = 1e-3;
+  InclineStaticKinetic s(tan_alpha, 0.0, 1.0);
+  Workspace ws;
+  s.run_to(1.0, ws);
+  const double a_s = kG * (std::sin(alpha) - 0.5 * std::cos(alpha));
+  const double a_k = kG * (std::sin(alpha) - 0.3 * std::cos(alpha));
+  const double expected = a_s * h + a_k * (s.state.time - h);
+  EXPECT_NEAR(s.state.v_WC[s.box].dot(s.down), expected, 1e-6 * expected);
+}
+
+TEST(MoreauJean, SlidingBodyDeceleratesWithKineticThenSticks) {
+  // μ_k < tan α < μ_s, launched uphill at 1 m/s: decelerates at g (sin α + μ_k cos α), stops at
+  // t* = v0 / that, then sticks for good (μ_s holds it).
+  const double tan_alpha = 0.4, alpha = std::atan(tan_alpha), v0 = 1.0;
+  InclineStaticKinetic s(tan_alpha, -v0, 1.0);
+  Workspace ws;
+  const Vec3 x0 = s.state.x_WC[s.box];
+  const double decel = kG * (std::sin(alpha) + 0.3 * std::cos(alpha));
+  const double t_stop = v0 / decel;
+  s.run_to(0.1, ws);
+  EXPECT_NEAR(s.state.v_WC[s.box].dot(s.down), -v0 + decel * 0.1, 1e-9);
+  s.run_to(t_stop + 0.01, ws);
+  const Vec3 x_stop = s.state.x_WC[s.box];
+  // Distance to the stop: v0²/(2 decel), up to the step's discretisation (one step of travel).
+  EXPECT_NEAR((x_stop - x0).norm(), v0 * v0 / (2.0 * decel), v0 * 1e-3);
+  s.run_to(1.0, ws);
+  EXPECT_LE((s.state.x_WC[s.box] - x_stop).norm(), 1e-9);  // sticks after stopping
+}
+
+// Tangential restitution: a ball hitting the ground with e_n = 1, e_t = 1 and ample friction
+// leaves with its normal velocity and its contact-point slip both reversed (a "superball").
+TEST(MoreauJean, TangentialRestitutionReversesSlip) {
+  const double R = 0.1, m = 1.0;
+  Model model = testing::make_model(10.0, 1.0, 1e-4, 1.0);
+  model.contacts[0].normal.params["tangential_restitution"] = 1.0;
+  model.gravity.setZero();
+  State state;
+  add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape()});
+  const int ball = add_body(model, state,
+                            {.name = "ball", .mass = m, .inertia_B = testing::solid_sphere_inertia(m, R),
+                             .x = Vec3(0, 0, R), .v = Vec3(1.0, 0, -2.0)},
+                            {testing::sphere_shape(R)});
+  Workspace ws;
+  const double slip0 = state.v_WC[ball].x() - R * state.w_W[ball].y();
+  // Touching at t = 0 (gap 0), so the impact acts at the sphere's lowest point exactly.
+  for (int i = 0; i < 20; ++i) step(model, state, ws);
+  const double slip1 = state.v_WC[ball].x() - R * state.w_W[ball].y();
+  EXPECT_NEAR(state.v_WC[ball].z(), 2.0, 1e-12);
+  EXPECT_NEAR(slip1, -slip0, 1e-12);
+  // Energy: e_n = e_t = 1 and a sticking impulse conserve kinetic energy.
+  EXPECT_NEAR(energy(model, state).kinetic, 0.5 * m * 5.0, 1e-12);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bouncing ball: Siconos' BouncingBallTS (θ = 1/2, γ = 1/2 active set, e = 0.9, h = 0.005).
 TEST(MoreauJean, BouncingBallMatchesSiconos) {

@@ -12,6 +12,7 @@
 #include <coulomb/collision/contact_point.hpp>
 #include <coulomb/nonsmooth/problem.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
+#include <coulomb/world/contact_laws.hpp>
 
 #include <array>
 #include <cstdint>
@@ -80,7 +81,6 @@ struct Workspace {
   // Active contacts (nactive).
   std::vector<std::int32_t> active;    ///< (nactive) point index
   std::vector<Eigen::Matrix<double, 6, 3>> G1, G2;  ///< (nactive) M⁻¹ Jᵀ of each side (J1 = −H1, J2 = H2)
-  std::vector<double> restitution;     ///< (nactive) e_n
   std::vector<std::int32_t> body_contacts_start;  ///< (nbodies+1) CSR of active contacts per body
   std::vector<std::int32_t> body_contacts;        ///< (2 nactive)
   std::vector<std::int32_t> scratch;   ///< assembly scratch
@@ -95,8 +95,11 @@ struct Workspace {
   std::vector<Vec3> v_mean;            ///< (nbodies) (v_k + v_{k+1})/2, the velocity the impulses work on [m/s]
   std::vector<Vec3> w_mean;            ///< (nbodies) R_k (Ω_free + Ω_{k+1})/2 [rad/s]
 
-  // Derived from the model once by prepare(): contact spec index per material pair.
+  // Derived from the model once by prepare(): contact spec index per material pair, and the
+  // resolved set-valued laws of each spec (index spec + 1; 0 is the model's default contact).
   std::vector<std::int32_t> spec_of_materials;  ///< (nmat+1)² , material -1 mapped to nmat
+  std::vector<NonsmoothLaws> laws;              ///< (nspecs + 1)
+  std::vector<std::int32_t> laws_of_active;     ///< (nactive) index into `laws`
   int material_count = 0;
   bool prepared = false;
 

@@ -1,11 +1,13 @@
 // Stage 4: the local frictional contact problem of the active contacts.
 //
-//   u = W r + q,  W_ij = Σ_b J_ib M_b⁻¹ J_jbᵀ,  q_i = Σ_b J_ib [v_free; ω_free]_b + [e_n u_N,k, 0, 0]
+//   u = W r + q,  W_ij = Σ_b J_ib M_b⁻¹ J_jbᵀ,  q_i = Σ_b J_ib [v_free; ω_free]_b + E u_k
 //
-// with J_i,body2 = H2_i, J_i,body1 = −H1_i, M_b⁻¹ = diag(I/m, R I_B⁻¹ Rᵀ) (fixed bodies: 0), and
-// Newton's impact law u_N,k+1 + e_n u_N,k ≥ 0 folded into q (De Saxcé's formulation then applies
-// to the shifted normal velocity; tangential restitution e_t = 0).
+// with J_i,body2 = H2_i, J_i,body1 = −H1_i, M_b⁻¹ = diag(I/m, R I_B⁻¹ Rᵀ) (fixed bodies: 0),
+// E = diag(e_n, e_t, e_t), and the
+// Newton impact law u_N,k+1 + e_n u_N,k ≥ 0 folded into q (De Saxcé formulation then applies
+// to the shifted velocity; Newton tangential restitution e_t likewise on the sliding velocity).
 #include <algorithm>
+#include <cmath>
 
 #include "stages/stages.hpp"
 
@@ -25,7 +27,7 @@ Gmat inverse_mass_times(const Jacobian36& J, double inv_mass, const Mat3& inv_in
 
 }  // namespace
 
-void assemble(const Model& model, const State& /*state*/, Workspace& ws) {
+void assemble(const Model& model, const State& state, Workspace& ws) {
   const std::size_t nactive = ws.active.size();
   const std::size_t nbodies = model.bodies.size();
   ContactProblem& p = ws.problem;
@@ -36,9 +38,11 @@ void assemble(const Model& model, const State& /*state*/, Workspace& ws) {
   p.diag.resize(nactive);
   ws.G1.resize(nactive);
   ws.G2.resize(nactive);
-  ws.restitution.resize(nactive);
 
-  // Per active contact: the laws of its material pair, M⁻¹Jᵀ of each side, the free velocity q.
+  ws.laws_of_active.resize(nactive);
+  ws.r.resize(nactive);
+  // Per active contact: the laws of its material pair, the memory of the last step (warm start
+  // and stick/slip status), M⁻¹Jᵀ of each side, the free velocity q.
   for (std::size_t i = 0; i < nactive; ++i) {
     const int k = ws.active[i];
     const ContactPoint& c = ws.points[k];
@@ -47,10 +51,23 @@ void assemble(const Model& model, const State& /*state*/, Workspace& ws) {
     const int nm = ws.material_count;
     const int m1 = body1.material < 0 ? nm : body1.material;
     const int m2 = body2.material < 0 ? nm : body2.material;
-    const int spec_index = ws.spec_of_materials[m1 * (nm + 1) + m2];
-    const ContactSpec& spec = spec_index < 0 ? model.default_contact : model.contacts[spec_index];
-    p.mu[i] = spec.friction.get("mu", 0.0);
-    ws.restitution[i] = spec.normal.get("restitution", 0.0);
+    const int law_index = ws.spec_of_materials[m1 * (nm + 1) + m2] + 1;
+    const NonsmoothLaws& laws = ws.laws[law_index];
+    ws.laws_of_active[i] = law_index;
+
+    const ContactKey key{c.shape1, c.shape2, c.feature};
+    const auto memory = std::lower_bound(
+        state.contacts.begin(), state.contacts.end(), key,
+        [](const ContactMemory& m, const ContactKey& key_) { return m.key < key_; });
+    const bool remembered = memory != state.contacts.end() && memory->key == key;
+    ws.r[i] = remembered ? memory->impulse : Vec3::Zero();
+    // Static/kinetic rule: μ_k for a contact that slid at the last step, or a new contact whose
+    // points already slip at the start of the step; μ_s for a contact that stuck or a new one at
+    // rest. So a block at rest starts to slide exactly at tan α = μ_s, and a sliding block keeps
+    // μ_k until the step in which it stops, then μ_s holds it.
+    const bool slid = remembered ? memory->status == ContactStatus::sliding
+                                 : std::hypot(ws.u_start[k].y(), ws.u_start[k].z()) > kStickVelocity;
+    p.mu[i] = slid ? laws.mu_k : laws.mu_s;
 
     const Jacobian36 J1 = -ws.H1[k];
     ws.G1[i] = inverse_mass_times(J1, body1.inv_mass(), ws.inv_inertia_W[c.body1]);
@@ -59,7 +76,10 @@ void assemble(const Model& model, const State& /*state*/, Workspace& ws) {
              ws.H2[k].rightCols<3>() * ws.w_free[c.body2] -
              ws.H1[k].leftCols<3>() * ws.v_free[c.body1] -
              ws.H1[k].rightCols<3>() * ws.w_free[c.body1];
-    q.x() += ws.restitution[i] * ws.u_start[k].x();
+    // Newton's impact law per component: u_{k+1} + e u_k enters the complementarity.
+    q.x() += laws.e_n * ws.u_start[k].x();
+    q.y() += laws.e_t * ws.u_start[k].y();
+    q.z() += laws.e_t * ws.u_start[k].z();
     p.q[i] = q;
   }
 

@@ -20,9 +20,6 @@ namespace coulomb::stages {
 
 namespace {
 
-// Velocity below which a contact with a normal impulse counts as sticking [m/s].
-constexpr double kStickVelocity = 1e-9;
-
 bool finite(const Vec3& v) { return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()); }
 
 }  // namespace
@@ -111,7 +108,10 @@ void integrate(const Model& model, State& state, Workspace& ws) {
       continue;
     }
     ws.u_end[k] = ws.u[i];
-    ws.u_end[k].x() -= ws.restitution[i] * ws.u_start[k].x();  // undo the Newton shift of q
+    // Undo the Newton shift of q (restitution) to report the velocity itself.
+    const NonsmoothLaws& laws = ws.laws[ws.laws_of_active[i]];
+    ws.u_end[k] -= Vec3(laws.e_n * ws.u_start[k].x(), laws.e_t * ws.u_start[k].y(),
+                        laws.e_t * ws.u_start[k].z());
     ws.impulse[k] = ws.r[i];
     const double slip = std::hypot(ws.u[i].y(), ws.u[i].z());
     ws.status[k] = ws.r[i].x() <= 0.0           ? ContactStatus::separated

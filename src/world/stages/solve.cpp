@@ -7,7 +7,7 @@
 
 namespace coulomb::stages {
 
-void solve(const Model& model, const State& state, Workspace& ws) {
+void solve(const Model& model, const State& /*state*/, Workspace& ws) {
   const std::size_t nactive = ws.active.size();
   ws.r.resize(nactive);
   ws.u.resize(nactive);
@@ -15,15 +15,7 @@ void solve(const Model& model, const State& state, Workspace& ws) {
     ws.report.solver = SolverResult{};
     return;
   }
-  // Warm start: the last impulse of the same contact (same shapes and feature), else zero.
-  for (std::size_t i = 0; i < nactive; ++i) {
-    const ContactPoint& c = ws.points[ws.active[i]];
-    const ContactKey key{c.shape1, c.shape2, c.feature};
-    const auto it = std::lower_bound(
-        state.contacts.begin(), state.contacts.end(), key,
-        [](const ContactMemory& m, const ContactKey& k) { return m.key < k; });
-    ws.r[i] = (it != state.contacts.end() && it->key == key) ? it->impulse : Vec3::Zero();
-  }
+  // ws.r holds the warm start set by the assembly (the contact memory of the last step).
   SolverOptions options;
   options.tolerance = model.solver.tolerance;
   options.max_iterations = model.solver.max_iterations;

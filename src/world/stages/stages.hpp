@@ -6,6 +6,9 @@
 
 namespace coulomb::stages {
 
+/// Slip speed below which a contact counts as sticking [m/s] (status, μ_s/μ_k rule).
+inline constexpr double kStickVelocity = 1e-9;
+
 /// Shape world poses, AABBs (grown by the contact margin), candidate pairs.
 void broadphase(const Model& model, const State& state, Workspace& ws);
 /// Contact points of each candidate pair with gap ≤ margin.

@@ -1,0 +1,32 @@
+#pragma once
+/// @file
+/// The set-valued laws of a material pair, resolved once for the nonsmooth formulation.
+#include <coulomb/laws/contensou.hpp>
+#include <coulomb/model/model.hpp>
+
+namespace coulomb {
+
+/// What the Moreau–Jean step needs of a contact's laws (see docs/nonsmooth.md).
+struct NonsmoothLaws {
+  double mu_s = 0.0;  ///< static Coulomb coefficient: contacts that stuck (or are new) [-]
+  double mu_k = 0.0;  ///< kinetic coefficient: contacts that slid at the last step [-]
+  double e_n = 0.0;   ///< Newton normal restitution [-]
+  double e_t = 0.0;   ///< Newton tangential restitution [-]
+  double h = 0.0;     ///< pivoting friction length, |M_n| ≤ h N (soft finger: μ r_t) [m]
+  double k = 0.0;     ///< rolling friction length, ‖M_t‖ ≤ k N [m]
+  /// Coupled sliding–spinning friction (Coulomb–Contensou) instead of the separate pivoting law.
+  enum class Coupling : std::uint8_t { none, ellipsoid, exact } coupling = Coupling::none;
+  double patch_radius = 0.0;  ///< a [m]; 0 = from Hertz theory and the last normal force
+  contensou::Pressure pressure = contensou::Pressure::hertz;
+  /// Hertz data for a patch radius from the normal force: a = (3 N R* / (4 E*))^{1/3}.
+  double e_star = 0.0;        ///< [Pa]
+
+  /// True when the contact carries moments (pivoting, rolling or Contensou): 6 unknowns.
+  [[nodiscard]] bool has_moments() const { return h > 0.0 || k > 0.0 || coupling != Coupling::none; }
+};
+
+/// Resolves a contact spec through the laws module. Throws std::invalid_argument naming the
+/// material pair when a law is not set-valued (e.g. Stribeck friction in the nonsmooth formulation).
+[[nodiscard]] NonsmoothLaws resolve_nonsmooth_laws(const ContactSpec& spec, const Model& model);
+
+}  // namespace coulomb
