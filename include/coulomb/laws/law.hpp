@@ -191,6 +191,59 @@ class PivotingLaw {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Coupled sliding and spinning (Coulomb–Contensou), compliant form
+// ---------------------------------------------------------------------------------------------
+
+/// Kinematic input of a coupled sliding–spinning law.
+struct PatchInput {
+  Vec2 slip = Vec2::Zero();     ///< v_t at the patch centre [m/s]
+  double spin = 0.0;            ///< ω_n [rad/s]
+  Vec2 rolling = Vec2::Zero();  ///< ω_t [rad/s] (used by rolling resistance only)
+  double normal_force = 0.0;    ///< N ≥ 0 [N]
+};
+
+/// Friction force, pivoting moment and rolling-resistance moment of a patch, with derivatives.
+/// Row vectors (∂scalar/∂vector) are stored as Vec2.
+struct PatchResult {
+  Vec2 force = Vec2::Zero();           ///< F_t [N]
+  double moment = 0.0;                 ///< M_n [N m]
+  Vec2 rolling_moment = Vec2::Zero();  ///< M_t [N m] (rolling resistance; 0 without it)
+  double patch_radius = 0.0;           ///< a used [m]
+  Mat2 dforce_dslip = Mat2::Zero();    ///< ∂F_t/∂v_t [N s/m]
+  Vec2 dforce_dspin = Vec2::Zero();    ///< ∂F_t/∂ω_n [N s]
+  Mat2 dforce_drolling = Mat2::Zero(); ///< ∂F_t/∂ω_t [N s]
+  Vec2 dforce_dnormal = Vec2::Zero();  ///< ∂F_t/∂N [-]
+  Vec2 dmoment_dslip = Vec2::Zero();   ///< ∂M_n/∂v_t [N s]
+  double dmoment_dspin = 0.0;          ///< ∂M_n/∂ω_n [N m s]
+  Vec2 dmoment_drolling = Vec2::Zero();///< ∂M_n/∂ω_t [N m s]
+  double dmoment_dnormal = 0.0;        ///< ∂M_n/∂N [m]
+  Mat2 drolling_drolling = Mat2::Zero(); ///< ∂M_t/∂ω_t [N m s]
+  Vec2 drolling_dnormal = Vec2::Zero();  ///< ∂M_t/∂N [m]
+  double friction_power = 0.0;  ///< −F_t·v_t [W]
+  double pivoting_power = 0.0;  ///< −M_n ω_n [W]
+  double rolling_power = 0.0;   ///< −M_t·ω_t ≥ 0 [W]
+  bool set_valued = false;      ///< v_t = ω_n = 0 without regularisation: zeros returned
+};
+
+/// A coupled sliding–spinning law: F_t and M_n together from (v_t, ω_n, N, patch radius), and the
+/// rolling-resistance moment M_t when the patch pressure is distorted (coulomb/laws/contensou_law.hpp).
+/// Power: friction_power + pivoting_power ≥ 0 always; each is ≥ 0 without rolling resistance.
+class ContensouLaw {
+ public:
+  virtual ~ContensouLaw() = default;
+  /// The model's scene-file name: ellipsoid, exact, pade11, pade22, generalized, quadrature.
+  [[nodiscard]] virtual std::string_view name() const = 0;
+  /// μ used over the patch [-].
+  [[nodiscard]] virtual double friction_coefficient() const = 0;
+  /// Patch radius a [m] for normal force N [N]: given, or Hertz's (3 N R*/(4 E*))^{1/3}.
+  [[nodiscard]] virtual double patch_radius(double normal_force,
+                                            const NormalGeometry& geometry) const = 0;
+  /// F_t, M_n, M_t and their derivatives. N ≤ 0 gives zeros.
+  [[nodiscard]] virtual PatchResult evaluate(const PatchInput& input,
+                                             const NormalGeometry& geometry) const = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
 // Factories (throw LawError on bad parameters)
 // ---------------------------------------------------------------------------------------------
 
@@ -208,5 +261,12 @@ class PivotingLaw {
 /// Soft finger from `soft_finger: {radius, regularization}` and the friction coefficient μ of the
 /// contact's friction law (h = r_t μ).
 [[nodiscard]] std::unique_ptr<PivotingLaw> make_soft_finger_law(const LawSpec& spec, double mu);
+
+/// Coulomb–Contensou from `contensou: {model, pressure, radius, regularization, ...}` with the
+/// contact's friction coefficient μ (kinetic), the two materials (E, ν for the Hertz patch radius
+/// when `radius` is omitted) and, if given, `rolling_resistance: {kappa, regularization}`.
+[[nodiscard]] std::unique_ptr<ContensouLaw> make_contensou_law(
+    const LawSpec& spec, double mu, const Material& material1 = {},
+    const Material& material2 = {}, const LawSpec* rolling_resistance = nullptr);
 
 }  // namespace coulomb
