@@ -4,6 +4,7 @@
 /// initial state). Each section is one function; every check throws SceneError at the offending node.
 
 #include <coulomb/geometry/mass_properties.hpp>
+#include <coulomb/laws/law.hpp>
 #include <coulomb/scene/scene.hpp>
 
 #include "scene/yaml_reader.hpp"
@@ -13,6 +14,8 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
+#include <set>
 #include <sstream>
 
 namespace coulomb {
@@ -215,13 +218,22 @@ void read_laws(const Reporter& r, const MapView& map, ContactSpec& c) {
   if (auto v = map.get("friction")) {
     c.friction = read_law(r, *v, "friction", kFrictionLaws, {}, {});
   }
-  if (auto v = map.get("rolling")) c.rolling = read_law(r, *v, "rolling", {}, {"k"}, {"k"});
-  if (auto v = map.get("pivoting")) c.pivoting = read_law(r, *v, "pivoting", {}, {"h"}, {"h"});
+  if (auto v = map.get("rolling")) {
+    c.rolling = read_law(r, *v, "rolling", {}, {"k", "regularization", "form"}, {"k"});
+  }
+  if (auto v = map.get("pivoting")) {
+    c.pivoting = read_law(r, *v, "pivoting", {}, {"h", "regularization", "form"}, {"h"});
+  }
   if (auto v = map.get("soft_finger")) {
-    c.soft_finger = read_law(r, *v, "soft_finger", {}, {"radius"}, {"radius"});
+    c.soft_finger =
+        read_law(r, *v, "soft_finger", {}, {"radius", "regularization", "form"}, {"radius"});
   }
   if (auto v = map.get("contensou")) {
-    c.contensou = read_law(r, *v, "contensou", {}, {"model", "pressure", "radius"}, {});
+    // The model's constants are checked against the model by the laws module.
+    c.contensou = read_law(r, *v, "contensou", {},
+                           {"model", "pressure", "radius", "regularization", "b", "c", "m0", "c1",
+                            "c3", "d", "e", "n", "k", "n_angle", "n_chord"},
+                           {});
   }
   if (auto v = map.get("rolling_resistance")) {
     c.rolling_resistance =
@@ -231,6 +243,125 @@ void read_laws(const Reporter& r, const MapView& map, ContactSpec& c) {
 
 const std::vector<std::string> kLawSections = {"normal",      "friction",  "rolling", "pivoting",
                                                "soft_finger", "contensou", "rolling_resistance"};
+
+// ---------------------------------------------------------------------------------------------
+// Contact laws through the laws module: every law of a contact is built once by its factory, so
+// that each bad or unknown parameter is reported at its key.
+
+// The law map of a section ("normal", "friction", ...) of a contact, or null.
+const LawSpec* section_spec(const ContactSpec& c, const std::string& section) {
+  if (section == "normal") return &c.normal;
+  if (section == "friction") return &c.friction;
+  if (section == "rolling" && c.rolling) return &*c.rolling;
+  if (section == "pivoting" && c.pivoting) return &*c.pivoting;
+  if (section == "soft_finger" && c.soft_finger) return &*c.soft_finger;
+  if (section == "contensou" && c.contensou) return &*c.contensou;
+  if (section == "rolling_resistance" && c.rolling_resistance) return &*c.rolling_resistance;
+  return nullptr;
+}
+
+// Where a section was written: its map, else the contact entry.
+Loc section_loc(const ContactSpec& c, const std::string& section) {
+  if (const LawSpec* s = section_spec(c, section)) {
+    auto it = s->marks.find("");
+    if (it != s->marks.end() && it->second.line > 0) return {it->second.line, it->second.column};
+  }
+  return {c.mark.line > 0 ? c.mark.line : 1, c.mark.column > 0 ? c.mark.column : 1};
+}
+
+// μ of an isotropic friction law with a finite coefficient (kinetic: the value after a slip), or
+// NaN (viscous, anisotropic).
+double isotropic_mu(const FrictionLaw& friction) {
+  FrictionMemory slid;
+  slid.previous_slip = Vec2(1.0, 0.0);
+  const Vec2 mu = friction.cone_coefficients(slid);
+  if (mu.x() != mu.y() || !std::isfinite(mu.x())) return std::numeric_limits<double>::quiet_NaN();
+  return mu.x();
+}
+
+// Builds every law of contact `c` (`path` names it in messages, e.g. "contacts[0]") between
+// materials m1 and m2; throws SceneError at the offending key.
+void validate_laws(const Reporter& r, const ContactSpec& c, const std::string& path,
+                   const Material& m1, const Material& m2) {
+  try {
+    (void)make_normal_law(c.normal, m1, m2);
+    const std::unique_ptr<FrictionLaw> friction = make_friction_law(c.friction);
+    if (c.rolling) (void)make_rolling_law(*c.rolling);
+    if (c.pivoting) (void)make_pivoting_law(*c.pivoting);
+    const double mu = isotropic_mu(*friction);
+    for (const char* section : {"soft_finger", "contensou"}) {
+      if (section_spec(c, section) != nullptr && std::isnan(mu)) {
+        r.fail(section_loc(c, section),
+               fmt::format("{}.{} needs an isotropic friction law with a finite coefficient "
+                           "(coulomb, regularized, stribeck or elastic_stick, without mu_t1/mu_t2), "
+                           "got friction law '{}'",
+                           path, section, c.friction.law));
+      }
+    }
+    if (c.soft_finger) (void)make_soft_finger_law(*c.soft_finger, mu);
+    if (c.contensou) {
+      (void)make_contensou_law(*c.contensou, mu, m1, m2,
+                               c.rolling_resistance ? &*c.rolling_resistance : nullptr);
+    }
+  } catch (const LawError& e) {
+    const std::string section = e.key().substr(0, e.key().find('.'));
+    Loc loc = section_loc(c, section);
+    if (e.mark().line > 0) loc = Loc{e.mark().line, e.mark().column};
+    std::string message = fmt::format("{}.{}", path, e.what());
+    // Missing material properties: name the materials.
+    if (e.mark().line == 0 && message.find("materials") != std::string::npos) {
+      auto name = [](const Material& mat) {
+        return mat.name.empty() ? std::string("the default material")
+                                : fmt::format("material '{}'", mat.name);
+      };
+      message += fmt::format(" (contact between {} and {})", name(m1), name(m2));
+    }
+    r.fail(loc, message);
+  }
+  // Sections that would give the same moment twice, or a distortion without a patch.
+  auto clash = [&](const char* a, const char* b, const char* why) {
+    if (section_spec(c, a) != nullptr && section_spec(c, b) != nullptr) {
+      r.fail(section_loc(c, b), fmt::format("{}.{} cannot be combined with {}.{}: {}", path, b,
+                                            path, a, why));
+    }
+  };
+  clash("pivoting", "soft_finger", "both give the pivoting moment M_n; keep one");
+  clash("pivoting", "contensou", "contensou gives the pivoting moment M_n with the friction force");
+  clash("soft_finger", "contensou", "contensou gives the pivoting moment M_n with the friction force");
+  clash("rolling", "rolling_resistance", "both give the rolling moment M_t; keep one");
+  if (c.rolling_resistance && !c.contensou) {
+    r.fail(section_loc(c, "rolling_resistance"),
+           fmt::format("{}.rolling_resistance needs {}.contensou: the pressure distortion acts on "
+                       "the Contensou patch",
+                       path, path));
+  }
+}
+
+// default_contact serves every pair of the bodies' materials (−1: the default material) without
+// a `contacts` entry: its laws are built for each such pair. With no such pair, the laws' own
+// parameters are still checked, with placeholder elastic materials.
+void validate_default_contact(const Reporter& r, const Model& m) {
+  std::set<int> used;
+  for (const Body& b : m.bodies) used.insert(b.material);
+  const Material none{"", std::numeric_limits<double>::quiet_NaN(),
+                      std::numeric_limits<double>::quiet_NaN(),
+                      std::numeric_limits<double>::quiet_NaN()};
+  auto material = [&](int i) {
+    return i < 0 ? none : m.materials[static_cast<std::size_t>(i)];
+  };
+  bool any = false;
+  for (int i : used) {
+    for (int j : used) {
+      if (j < i || m.contact_spec_index(i, j) >= 0) continue;
+      any = true;
+      validate_laws(r, m.default_contact, "default_contact", material(i), material(j));
+    }
+  }
+  if (!any) {
+    const Material placeholder{"placeholder", 1.0, 0.0, 1.0};
+    validate_laws(r, m.default_contact, "default_contact", placeholder, placeholder);
+  }
+}
 
 void read_contacts(const Reporter& r, const Field& f, Model& m) {
   std::vector<std::string> defined;
@@ -274,6 +405,8 @@ void read_contacts(const Reporter& r, const Field& f, Model& m) {
     c.material1 = idx[0];
     c.material2 = idx[1];
     read_laws(r, map, c);
+    validate_laws(r, c, e.path, m.materials[static_cast<std::size_t>(idx[0])],
+                  m.materials[static_cast<std::size_t>(idx[1])]);
     m.contacts.push_back(std::move(c));
   }
 }
@@ -568,6 +701,7 @@ void read_scene(const Reporter& r, const YAML::Node& root, const std::string& de
   if (bodies.empty()) r.fail(bodies_f, "bodies must list at least one body");
   std::vector<InitialState> init(bodies.size());
   for (std::size_t i = 0; i < bodies.size(); ++i) read_body(r, bodies[i], m, init[i]);
+  validate_default_contact(r, m);
   // Invariants (all checked above already; a failure here is a bug of the loader).
   try {
     m.finalize();

@@ -280,7 +280,7 @@ TEST(Scene, ContactLookupEitherOrder) {
       "    rolling: {k: 0.001}\n"
       "  - between: [c, c]\n"
       "    normal: {law: hertz, stiffness: 1.0e9}\n"
-      "    friction: {law: stribeck, mu_s: 0.7, mu_k: 0.5, model: smooth}\n"
+      "    friction: {law: regularized, mu: 0.6, regularization: 1.0e-3, form: linear}\n"
       "    contensou: {model: exact, pressure: hertz, radius: 0.002}\n"
       "bodies:\n"
       "  - {name: ga, fixed: true, material: a}\n"
@@ -308,12 +308,35 @@ TEST(Scene, ContactLookupEitherOrder) {
   EXPECT_EQ(m.contacts[0].normal.law, "signorini");
   EXPECT_EQ(m.contacts[1].normal.law, "hertz");
   EXPECT_EQ(m.contacts[1].normal.get("stiffness", -1), 1e9);
-  EXPECT_EQ(m.contacts[1].friction.options.at("model"), "smooth");
+  EXPECT_EQ(m.contacts[1].friction.options.at("form"), "linear");
   ASSERT_TRUE(m.contacts[1].contensou.has_value());
   EXPECT_EQ(m.contacts[1].contensou->options.at("model"), "exact");
   EXPECT_EQ(m.contacts[1].contensou->options.at("pressure"), "hertz");
   EXPECT_EQ(m.contacts[1].contensou->get("radius", -1), 0.002);
   EXPECT_EQ(m.contacts[1].mark.line, 7);
+}
+
+// Every law of a contact is built by the laws module at load: a Hertz contact and a Contensou
+// patch whose radius comes from Hertz theory load when the materials give E and ν.
+TEST(Scene, LawsAreBuiltAtLoad) {
+  const Scene s = load_scene_text(
+      "materials:\n"
+      "  - {name: steel, young_modulus: 2.1e11, poisson_ratio: 0.3}\n"
+      "  - {name: glass, young_modulus: 6.3e10, poisson_ratio: 0.22}\n"
+      "contacts:\n"
+      "  - between: [steel, glass]\n"
+      "    normal: {law: hertz}\n"
+      "    friction: {law: coulomb, mu_s: 0.3, mu_k: 0.2}\n"
+      "    contensou: {model: pade22, pressure: hertz, c3: 0.1, regularization: 1.0e-5}\n"
+      "    rolling_resistance: {kappa: 0.1, regularization: 0.01}\n"
+      "bodies:\n"
+      "  - {name: ball, material: steel, shapes: [{type: sphere, radius: 0.01}], mass: 0.03}\n",
+      "laws.yaml");
+  ASSERT_EQ(s.model.contacts.size(), 1u);
+  const ContactSpec& c = s.model.contacts[0];
+  ASSERT_TRUE(c.contensou.has_value());
+  EXPECT_EQ(c.contensou->get("c3", -1), 0.1);
+  EXPECT_EQ(c.rolling_resistance->get("kappa", -1), 0.1);
 }
 
 // Fixed bodies: mass 0, zero twist, planes allowed.
