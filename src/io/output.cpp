@@ -38,7 +38,7 @@ ContactRow contact_row(const Model& model, const Workspace& ws, std::size_t k) {
   row.normal = c.n_W;
   row.gap = c.gap;
   row.force = ws.impulse[k] * inv_h;
-  row.moment = Vec3::Zero();  // no moment law in the nonsmooth problem yet
+  row.moment = k < ws.moment.size() ? Vec3(ws.moment[k] * inv_h) : Vec3::Zero();
   row.velocity = ws.u_end[k];
   row.rates = Vec3(w.dot(c.n_W), w.dot(c.t1_W), w.dot(c.t2_W));
   row.status = ws.status[k];

@@ -65,6 +65,9 @@ void prepare(const Model& model, Workspace& ws) {
   ws.laws.clear();
   ws.laws.push_back(resolve_nonsmooth_laws(model.default_contact, model));
   for (const ContactSpec& spec : model.contacts) ws.laws.push_back(resolve_nonsmooth_laws(spec, model));
+  ws.use_moments = std::any_of(ws.laws.begin(), ws.laws.end(),
+                               [](const NonsmoothLaws& l) { return l.has_moments(); });
+  ws.time_step = model.time_step;
   ws.prepared = true;
 }
 

@@ -25,6 +25,7 @@ struct ContactKey {
 struct ContactMemory {
   ContactKey key;
   Vec3 impulse = Vec3::Zero();  ///< last impulse (N, T1, T2) in the contact frame [N s] (warm start)
+  Vec3 moment = Vec3::Zero();   ///< last moment impulse (Mn, Mt1, Mt2) [N m s] (warm start)
   ContactStatus status = ContactStatus::separated;
 };
 

@@ -12,6 +12,7 @@
 #include <coulomb/collision/contact_point.hpp>
 #include <coulomb/nonsmooth/problem.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
+#include <coulomb/nonsmooth/solver6.hpp>
 #include <coulomb/world/contact_laws.hpp>
 
 #include <array>
@@ -88,6 +89,16 @@ struct Workspace {
   std::vector<Vec3> r;                 ///< (nactive) impulses (N, T1, T2) [N s]
   std::vector<Vec3> u;                 ///< (nactive) velocities after the solve [m/s]
   SolverWorkspace solver;
+
+  // With moment laws (pivoting, rolling, Contensou): six unknowns per contact instead.
+  bool use_moments = false;            ///< set by prepare() from the model's contact laws
+  double time_step = 0.0;              ///< h of the model, set by prepare() [s]
+  std::vector<Eigen::Matrix<double, 6, 6>, Eigen::aligned_allocator<Eigen::Matrix<double, 6, 6>>> G1_6, G2_6;
+  ContactProblem6 problem6;
+  std::vector<Vec6> r6;                ///< (nactive) (N, T1, T2, Mn, Mt1, Mt2) [N s, N m s]
+  std::vector<Vec6> u6;                ///< (nactive) (vN, vT1, vT2, ωn, ωt1, ωt2) [m/s, rad/s]
+  SolverWorkspace6 solver6;
+  std::vector<Vec3> moment;            ///< (npoints) moment impulse (Mn, Mt1, Mt2) of 1 on 2 [N m s], 0 if inactive
 
   // Per-body contact impulse of the step (nbodies), world frame.
   std::vector<Vec3> impulse_force;     ///< [N s]

@@ -2,10 +2,13 @@
 //
 //   u = W r + q,  W_ij = Σ_b J_ib M_b⁻¹ J_jbᵀ,  q_i = Σ_b J_ib [v_free; ω_free]_b + E u_k
 //
-// with J_i,body2 = H2_i, J_i,body1 = −H1_i, M_b⁻¹ = diag(I/m, R I_B⁻¹ Rᵀ) (fixed bodies: 0),
-// E = diag(e_n, e_t, e_t), and the
-// Newton impact law u_N,k+1 + e_n u_N,k ≥ 0 folded into q (De Saxcé formulation then applies
-// to the shifted velocity; Newton tangential restitution e_t likewise on the sliding velocity).
+// with J_i,body2 = J_i, J_i,body1 = −J_i as rows of the contact frame: (N, T1, T2) on the
+// velocity of the point (H of the kinematics) and, with moment laws, (n, t1, t2) on the angular
+// velocity; M_b⁻¹ = diag(I/m, R I_B⁻¹ Rᵀ) (fixed bodies: 0); E = diag(e_n, e_t, e_t, 0, 0, 0):
+// Newton's impact law u_{k+1} + e u_k ≥ 0 folded into q (De Saxcé's formulation then applies to
+// the shifted velocity). Three unknowns per contact (FCLIB's local problem) unless a contact of
+// the model has a moment law (pivoting, rolling, Contensou), then six for every contact (a moment
+// with a zero bound is zero): see docs/nonsmooth.md.
 #include <algorithm>
 #include <cmath>
 
@@ -15,32 +18,105 @@ namespace coulomb::stages {
 
 namespace {
 
-using Gmat = Eigen::Matrix<double, 6, 3>;
+template <int D>
+using JacobianD = Eigen::Matrix<double, D, 6>;
+template <int D>
+using InvMassJt = Eigen::Matrix<double, 6, D>;
 
-// M⁻¹ Jᵀ for one side of a contact (J given as ±H).
-Gmat inverse_mass_times(const Jacobian36& J, double inv_mass, const Mat3& inv_inertia_W) {
-  Gmat g;
-  g.topRows<3>() = inv_mass * J.leftCols<3>().transpose();
-  g.bottomRows<3>() = inv_inertia_W * J.rightCols<3>().transpose();
+// The Jacobian of one side of point k: rows (N, T1, T2) from the kinematics, then (n, t1, t2)
+// on the angular velocity; sign + for body 2, − for body 1.
+template <int D>
+JacobianD<D> side_jacobian(const Workspace& ws, int k, int side) {
+  JacobianD<D> J;
+  J.template topRows<3>() = side == 1 ? ws.H2[k] : Jacobian36(-ws.H1[k]);
+  if constexpr (D == 6) {
+    const ContactPoint& c = ws.points[k];
+    const double s = side == 1 ? 1.0 : -1.0;
+    J.template bottomRows<3>().template leftCols<3>().setZero();
+    J.template bottomRows<3>().template rightCols<3>() << s * c.n_W.transpose(), s * c.t1_W.transpose(),
+        s * c.t2_W.transpose();
+  }
+  return J;
+}
+
+template <int D>
+InvMassJt<D> inverse_mass_times(const JacobianD<D>& J, double inv_mass, const Mat3& inv_inertia_W) {
+  InvMassJt<D> g;
+  g.template topRows<3>() = inv_mass * J.template leftCols<3>().transpose();
+  g.template bottomRows<3>() = inv_inertia_W * J.template rightCols<3>().transpose();
   return g;
 }
 
-}  // namespace
+// The contact memory of point k (warm start, status), or nullptr.
+const ContactMemory* find_memory(const State& state, const ContactPoint& c) {
+  const ContactKey key{c.shape1, c.shape2, c.feature};
+  const auto it = std::lower_bound(state.contacts.begin(), state.contacts.end(), key,
+                                   [](const ContactMemory& m, const ContactKey& k) { return m.key < k; });
+  return it != state.contacts.end() && it->key == key ? &*it : nullptr;
+}
 
-void assemble(const Model& model, const State& state, Workspace& ws) {
+// Problem-type specific parts: coefficients of the admissible set, warm start, q.
+void set_law(ContactProblem& p, std::size_t i, const NonsmoothLaws&, double mu, const Workspace&,
+             const ContactMemory*, double) {
+  p.mu[i] = mu;
+}
+void set_law(ContactProblem6& p, std::size_t i, const NonsmoothLaws& laws, double mu,
+             const Workspace& ws, const ContactMemory* memory, double curvature_radius) {
+  ContactLaw6& law = p.laws[i];
+  law = ContactLaw6{};
+  law.mu = mu;
+  law.k = laws.k;
+  law.pressure = laws.pressure;
+  if (laws.coupling == NonsmoothLaws::Coupling::none) {
+    law.h = laws.h;
+    return;
+  }
+  law.coupling = laws.coupling == NonsmoothLaws::Coupling::ellipsoid ? ContactLaw6::Coupling::ellipsoid
+                                                                      : ContactLaw6::Coupling::exact;
+  double a = laws.patch_radius;
+  if (!(a > 0.0)) {
+    // Hertz: a = (3 N R*/(4 E*))^{1/3} with N the normal force of the last step (the problem is
+    // linear in this step's unknowns only if a is fixed during the step). A new contact starts
+    // from a point (a = 0: no pivoting friction in its first step).
+    const double N = memory ? memory->impulse.x() / ws.time_step : 0.0;
+    a = N > 0.0 && std::isfinite(curvature_radius)
+            ? std::cbrt(3.0 * N * curvature_radius / (4.0 * laws.e_star))
+            : 0.0;
+  }
+  if (a > 0.0) {
+    law.a = a;
+  } else {
+    law.coupling = ContactLaw6::Coupling::none;  // a point: Coulomb only
+  }
+}
+
+// Effective radius R* of the contact: 1/R* = 1/R1 + 1/R2 with each surface's mean radius.
+double effective_radius(const ContactPoint& c) {
+  auto inverse_mean = [](const Curvature& k) {
+    const double a = std::isfinite(k.r1) && k.r1 > 0 ? 1.0 / k.r1 : 0.0;
+    const double b = std::isfinite(k.r2) && k.r2 > 0 ? 1.0 / k.r2 : 0.0;
+    return 0.5 * (a + b);
+  };
+  const double inv = inverse_mean(c.curvature1) + inverse_mean(c.curvature2);
+  return inv > 0.0 ? 1.0 / inv : kInf;
+}
+
+template <int D, typename Problem, typename VecD, typename GList>
+void assemble_problem(const Model& model, const State& state, Workspace& ws, Problem& p,
+                      std::vector<VecD>& r, GList& G1, GList& G2) {
   const std::size_t nactive = ws.active.size();
   const std::size_t nbodies = model.bodies.size();
-  ContactProblem& p = ws.problem;
   p.clear();
   p.contact_count = static_cast<int>(nactive);
-  p.mu.resize(nactive);
+  if constexpr (D == 3) p.mu.resize(nactive);
+  else p.laws.resize(nactive);
   p.q.resize(nactive);
   p.diag.resize(nactive);
-  ws.G1.resize(nactive);
-  ws.G2.resize(nactive);
-
+  G1.resize(nactive);
+  G2.resize(nactive);
   ws.laws_of_active.resize(nactive);
-  ws.r.resize(nactive);
+  r.resize(nactive);
+
   // Per active contact: the laws of its material pair, the memory of the last step (warm start
   // and stick/slip status), M⁻¹Jᵀ of each side, the free velocity q.
   for (std::size_t i = 0; i < nactive; ++i) {
@@ -55,31 +131,30 @@ void assemble(const Model& model, const State& state, Workspace& ws) {
     const NonsmoothLaws& laws = ws.laws[law_index];
     ws.laws_of_active[i] = law_index;
 
-    const ContactKey key{c.shape1, c.shape2, c.feature};
-    const auto memory = std::lower_bound(
-        state.contacts.begin(), state.contacts.end(), key,
-        [](const ContactMemory& m, const ContactKey& key_) { return m.key < key_; });
-    const bool remembered = memory != state.contacts.end() && memory->key == key;
-    ws.r[i] = remembered ? memory->impulse : Vec3::Zero();
+    const ContactMemory* memory = find_memory(state, c);
+    r[i].setZero();
+    if (memory) {
+      r[i].template head<3>() = memory->impulse;
+      if constexpr (D == 6) r[i].template tail<3>() = memory->moment;
+    }
     // Static/kinetic rule: μ_k for a contact that slid at the last step, or a new contact whose
     // points already slip at the start of the step; μ_s for a contact that stuck or a new one at
     // rest. So a block at rest starts to slide exactly at tan α = μ_s, and a sliding block keeps
     // μ_k until the step in which it stops, then μ_s holds it.
-    const bool slid = remembered ? memory->status == ContactStatus::sliding
-                                 : std::hypot(ws.u_start[k].y(), ws.u_start[k].z()) > kStickVelocity;
-    p.mu[i] = slid ? laws.mu_k : laws.mu_s;
+    const bool slid = memory ? memory->status == ContactStatus::sliding
+                             : std::hypot(ws.u_start[k].y(), ws.u_start[k].z()) > kStickVelocity;
+    set_law(p, i, laws, slid ? laws.mu_k : laws.mu_s, ws, memory, effective_radius(c));
 
-    const Jacobian36 J1 = -ws.H1[k];
-    ws.G1[i] = inverse_mass_times(J1, body1.inv_mass(), ws.inv_inertia_W[c.body1]);
-    ws.G2[i] = inverse_mass_times(ws.H2[k], body2.inv_mass(), ws.inv_inertia_W[c.body2]);
-    Vec3 q = ws.H2[k].leftCols<3>() * ws.v_free[c.body2] +
-             ws.H2[k].rightCols<3>() * ws.w_free[c.body2] -
-             ws.H1[k].leftCols<3>() * ws.v_free[c.body1] -
-             ws.H1[k].rightCols<3>() * ws.w_free[c.body1];
+    const JacobianD<D> J1 = side_jacobian<D>(ws, k, 0);
+    const JacobianD<D> J2 = side_jacobian<D>(ws, k, 1);
+    G1[i] = inverse_mass_times<D>(J1, body1.inv_mass(), ws.inv_inertia_W[c.body1]);
+    G2[i] = inverse_mass_times<D>(J2, body2.inv_mass(), ws.inv_inertia_W[c.body2]);
+    VecD q = J1.template leftCols<3>() * ws.v_free[c.body1] + J1.template rightCols<3>() * ws.w_free[c.body1] +
+             J2.template leftCols<3>() * ws.v_free[c.body2] + J2.template rightCols<3>() * ws.w_free[c.body2];
     // Newton's impact law per component: u_{k+1} + e u_k enters the complementarity.
-    q.x() += laws.e_n * ws.u_start[k].x();
-    q.y() += laws.e_t * ws.u_start[k].y();
-    q.z() += laws.e_t * ws.u_start[k].z();
+    q(0) += laws.e_n * ws.u_start[k].x();
+    q(1) += laws.e_t * ws.u_start[k].y();
+    q(2) += laws.e_t * ws.u_start[k].z();
     p.q[i] = q;
   }
 
@@ -100,13 +175,13 @@ void assemble(const Model& model, const State& state, Workspace& ws) {
   }
 
   // Block rows: for contact i, the contacts sharing a dynamic body with it (sorted, unique), then
-  // W_ij = Σ over shared bodies of J_ib G_jb. Contacts are listed in increasing order per body.
+  // W_ij = Σ over shared bodies of J_ib G_jb.
   p.row_start.resize(nactive + 1);
   p.row_start[0] = 0;
   for (std::size_t i = 0; i < nactive; ++i) {
-    const ContactPoint& ci = ws.points[ws.active[i]];
+    const int ki = ws.active[i];
+    const ContactPoint& ci = ws.points[ki];
     const int bodies[2] = {ci.body1, ci.body2};
-    // Merge the (sorted) contact lists of the two bodies.
     ws.scratch.clear();
     for (int side = 0; side < 2; ++side) {
       const int b = bodies[side];
@@ -118,16 +193,16 @@ void assemble(const Model& model, const State& state, Workspace& ws) {
     std::sort(ws.scratch.begin(), ws.scratch.end());
     ws.scratch.erase(std::unique(ws.scratch.begin(), ws.scratch.end()), ws.scratch.end());
 
+    const JacobianD<D> Ji[2] = {side_jacobian<D>(ws, ki, 0), side_jacobian<D>(ws, ki, 1)};
     for (const int j : ws.scratch) {
       const ContactPoint& cj = ws.points[ws.active[j]];
-      Block3 w = Block3::Zero();
-      // Side of body b in contact i (J) and in contact j (G).
+      typename std::remove_reference_t<decltype(p.blocks)>::value_type w;
+      w.setZero();
       for (int si = 0; si < 2; ++si) {
         const int b = bodies[si];
         if (model.bodies[b].fixed) continue;
-        const Jacobian36 Ji = si == 0 ? Jacobian36(-ws.H1[ws.active[i]]) : ws.H2[ws.active[i]];
-        if (cj.body1 == b) w.noalias() += Ji * ws.G1[j];
-        if (cj.body2 == b) w.noalias() += Ji * ws.G2[j];
+        if (cj.body1 == b) w.noalias() += Ji[si] * G1[j];
+        if (cj.body2 == b) w.noalias() += Ji[si] * G2[j];
       }
       if (j == static_cast<int>(i)) p.diag[i] = static_cast<std::int32_t>(p.col.size());
       p.col.push_back(j);
@@ -135,6 +210,15 @@ void assemble(const Model& model, const State& state, Workspace& ws) {
     }
     p.row_start[i + 1] = static_cast<std::int32_t>(p.col.size());
   }
+}
+
+}  // namespace
+
+void assemble(const Model& model, const State& state, Workspace& ws) {
+  if (ws.use_moments)
+    assemble_problem<6>(model, state, ws, ws.problem6, ws.r6, ws.G1_6, ws.G2_6);
+  else
+    assemble_problem<3>(model, state, ws, ws.problem, ws.r, ws.G1, ws.G2);
 }
 
 }  // namespace coulomb::stages

@@ -22,6 +22,14 @@ namespace {
 
 bool finite(const Vec3& v) { return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()); }
 
+// The solved impulses of active contact i: force (N, T1, T2) and moment (Mn, Mt1, Mt2).
+Vec3 force_impulse(const Workspace& ws, std::size_t i) {
+  return ws.use_moments ? Vec3(ws.r6[i].head<3>()) : ws.r[i];
+}
+Vec3 moment_impulse(const Workspace& ws, std::size_t i) {
+  return ws.use_moments ? Vec3(ws.r6[i].tail<3>()) : Vec3::Zero();
+}
+
 }  // namespace
 
 void integrate(const Model& model, State& state, Workspace& ws) {
@@ -38,12 +46,16 @@ void integrate(const Model& model, State& state, Workspace& ws) {
   for (std::size_t i = 0; i < nactive; ++i) {
     const int k = ws.active[i];
     const ContactPoint& c = ws.points[k];
-    const Eigen::Matrix<double, 6, 1> p2 = ws.H2[k].transpose() * ws.r[i];
-    const Eigen::Matrix<double, 6, 1> p1 = -(ws.H1[k].transpose() * ws.r[i]);
+    const Vec3 r = force_impulse(ws, i);
+    // Moment impulse of 1 on 2 in the world: Mn n + Mt1 t1 + Mt2 t2.
+    const Vec3 m = moment_impulse(ws, i);
+    const Vec3 m_W = m.x() * c.n_W + m.y() * c.t1_W + m.z() * c.t2_W;
+    const Eigen::Matrix<double, 6, 1> p2 = ws.H2[k].transpose() * r;
+    const Eigen::Matrix<double, 6, 1> p1 = -(ws.H1[k].transpose() * r);
     ws.impulse_force[c.body2] += p2.head<3>();
-    ws.impulse_torque[c.body2] += p2.tail<3>();
+    ws.impulse_torque[c.body2] += p2.tail<3>() + m_W;
     ws.impulse_force[c.body1] += p1.head<3>();
-    ws.impulse_torque[c.body1] += p1.tail<3>();
+    ws.impulse_torque[c.body1] += p1.tail<3>() - m_W;
   }
 
   // New twists and poses of the dynamic bodies; work of the impulses.
@@ -78,8 +90,12 @@ void integrate(const Model& model, State& state, Workspace& ws) {
     const ContactPoint& c = ws.points[k];
     const Vec3 u_mean = ws.H2[k].leftCols<3>() * ws.v_mean[c.body2] + ws.H2[k].rightCols<3>() * ws.w_mean[c.body2] -
                         ws.H1[k].leftCols<3>() * ws.v_mean[c.body1] - ws.H1[k].rightCols<3>() * ws.w_mean[c.body1];
-    state.dissipated_by_kind[0] -= ws.r[i].x() * u_mean.x();
-    state.dissipated_by_kind[1] -= ws.r[i].y() * u_mean.y() + ws.r[i].z() * u_mean.z();
+    const Vec3 w_mean = ws.w_mean[c.body2] - ws.w_mean[c.body1];
+    const Vec3 r = force_impulse(ws, i), m = moment_impulse(ws, i);
+    state.dissipated_by_kind[0] -= r.x() * u_mean.x();
+    state.dissipated_by_kind[1] -= r.y() * u_mean.y() + r.z() * u_mean.z();
+    state.dissipated_by_kind[2] -= m.y() * w_mean.dot(c.t1_W) + m.z() * w_mean.dot(c.t2_W);
+    state.dissipated_by_kind[3] -= m.x() * w_mean.dot(c.n_W);
   }
 
   // Per point: impulse, end-of-step relative velocities, status. Then the contact memory.
@@ -87,6 +103,7 @@ void integrate(const Model& model, State& state, Workspace& ws) {
   ws.u_end.resize(npoints);
   ws.w_rel_end.resize(npoints);
   ws.impulse.resize(npoints);
+  ws.moment.resize(npoints);
   ws.status.resize(npoints);
   state.contacts.clear();
   for (std::size_t k = 0; k < npoints; ++k) {
@@ -104,20 +121,23 @@ void integrate(const Model& model, State& state, Workspace& ws) {
       ws.u_end[k] = ws.H2[k].leftCols<3>() * state.v_WC[c.body2] + ws.H2[k].rightCols<3>() * w2 -
                     ws.H1[k].leftCols<3>() * state.v_WC[c.body1] - ws.H1[k].rightCols<3>() * w1;
       ws.impulse[k].setZero();
+      ws.moment[k].setZero();
       ws.status[k] = ContactStatus::separated;
       continue;
     }
-    ws.u_end[k] = ws.u[i];
+    ws.u_end[k] = ws.use_moments ? Vec3(ws.u6[i].head<3>()) : ws.u[i];
     // Undo the Newton shift of q (restitution) to report the velocity itself.
     const NonsmoothLaws& laws = ws.laws[ws.laws_of_active[i]];
     ws.u_end[k] -= Vec3(laws.e_n * ws.u_start[k].x(), laws.e_t * ws.u_start[k].y(),
                         laws.e_t * ws.u_start[k].z());
-    ws.impulse[k] = ws.r[i];
-    const double slip = std::hypot(ws.u[i].y(), ws.u[i].z());
-    ws.status[k] = ws.r[i].x() <= 0.0           ? ContactStatus::separated
+    ws.impulse[k] = force_impulse(ws, i);
+    ws.moment[k] = moment_impulse(ws, i);
+    const double slip = std::hypot(ws.u_end[k].y(), ws.u_end[k].z());
+    ws.status[k] = ws.impulse[k].x() <= 0.0 ? ContactStatus::separated
                    : slip <= kStickVelocity ? ContactStatus::sticking
                                             : ContactStatus::sliding;
-    state.contacts.push_back(ContactMemory{ContactKey{c.shape1, c.shape2, c.feature}, ws.r[i], ws.status[k]});
+    state.contacts.push_back(ContactMemory{ContactKey{c.shape1, c.shape2, c.feature}, ws.impulse[k],
+                                           ws.moment[k], ws.status[k]});
   }
   std::sort(state.contacts.begin(), state.contacts.end(),
             [](const ContactMemory& a, const ContactMemory& b) { return a.key < b.key; });

@@ -9,8 +9,13 @@ namespace coulomb::stages {
 
 void solve(const Model& model, const State& /*state*/, Workspace& ws) {
   const std::size_t nactive = ws.active.size();
-  ws.r.resize(nactive);
-  ws.u.resize(nactive);
+  if (ws.use_moments) {
+    ws.r6.resize(nactive);
+    ws.u6.resize(nactive);
+  } else {
+    ws.r.resize(nactive);
+    ws.u.resize(nactive);
+  }
   if (nactive == 0) {
     ws.report.solver = SolverResult{};
     return;
@@ -25,6 +30,11 @@ void solve(const Model& model, const State& /*state*/, Workspace& ws) {
   const SolverKind kind = model.solver.name == "nsgs"   ? SolverKind::nsgs
                           : model.solver.name == "prox" ? SolverKind::prox
                                                         : SolverKind::automatic;
+  if (ws.use_moments) {
+    // Six unknowns per contact (moment laws): Gauss–Seidel with the exact local solve.
+    ws.report.solver = solve6(ws.problem6, ws.r6, ws.u6, options, ws.solver6);
+    return;
+  }
   ws.report.solver = coulomb::solve(ws.problem, ws.r, ws.u, options, ws.solver, kind);
 }
 
