@@ -1,14 +1,17 @@
 #include <coulomb/laws/law_table.hpp>
 
 #include <coulomb/laws/contensou.hpp>
+#include <coulomb/laws/contensou_law.hpp>
 #include <coulomb/laws/hertz.hpp>
 #include <coulomb/laws/law.hpp>
+#include <coulomb/laws/patch.hpp>
 #include <coulomb/laws/stribeck.hpp>
 
 #include <fmt/format.h>
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace coulomb {
@@ -132,9 +135,19 @@ std::string law_table_help() {
   hertz         --stiffness | --young-modulus --poisson-ratio --radius --delta RANGE -> delta,N
   hunt_crossley --stiffness [--exponent] --damping | --restitution --impact-velocity [--relation flores|hunt_crossley] --delta RANGE [--rate LIST] -> delta,rate,N
   dis_choc      --stiffness [--damping] --delta RANGE [--rate LIST]          -> delta,rate,N
-  rolling       --k [--regularization] [--normal 1] --omega RANGE            -> omega,M
-  pivoting      --h [--regularization] [--normal 1] --omega RANGE            -> omega,M
-  contensou     --model exact|pade11|pade22|generalized|quadrature --pressure hertz|uniform --eps RANGE -> eps,F,m
+  rolling       --k [--regularization] [--form] [--normal 1] --omega RANGE   -> omega,M
+  pivoting      --h [--regularization] [--form] [--normal 1] --omega RANGE   -> omega,M
+  soft_finger   --radius --mu [--regularization] [--normal 1] --omega RANGE  -> omega,M
+  contensou     --model ellipsoid|exact|pade11|pade22|generalized|quadrature --pressure hertz|uniform
+                [model constants: --b --c --m0 --c1 --c3 --d --e --n --k --n-angle --n-chord]
+                --eps RANGE                                                  -> eps,F,m (a = 1)
+                --radius A [--mu 1] [--normal 1] [--omega 1] [--regularization 1e-4]
+                [--kappa K --rolling W [--rolling-regularization 1e-3]] --v RANGE
+                                                                             -> v,Ft1,Ft2,Mn,Mt1,Mt2,power
+  patch         --r-inner --r-outer [--theta pi] --mu --pressure P [--vx 0 --vy 0] --omega RANGE
+                (Coulomb's law over the sector R1 <= r <= R2, |phi| <= theta, uniform P [Pa]:
+                the brake pad)                                               -> omega,Ft1,Ft2,N,M1,M2,Mn,power
+Not tabulated: signorini (set-valued), elastic_stick (depends on its history).
 RANGE is start:stop:step (stop included) or a comma list.
 )";
 }
@@ -198,45 +211,94 @@ std::string tabulate_law(const std::vector<std::string>& args) {
     return out;
   }
   if (name == "contensou") {
-    const std::vector<double> eps = sampled("eps");
-    const std::string model = a.take("model", "exact");
-    const std::string pressure = a.take("pressure", "hertz");
+    // Through the compliant law (coulomb/laws/contensou_law.hpp), so the scene keys, the named
+    // constants and their validation apply: --model, --pressure, --b, --c1, --n-angle, ...
+    const bool curve = a.has("eps");
+    if (curve == a.has("v")) {
+      throw std::invalid_argument("contensou needs either --eps (dimensionless F, m) or --v (vector form)");
+    }
+    const std::vector<double> x = sampled(curve ? "eps" : "v");
+    const double omega = parse_number(a.take("omega", "1"), "--omega");
+    const double normal = parse_number(a.take("normal", "1"), "--normal");
+    const double mu = parse_number(a.take("mu", "1"), "--mu");
+    const double rolling = parse_number(a.take("rolling", "0"), "--rolling");
+    std::optional<LawSpec> rr;
+    if (a.has("kappa")) {
+      rr = LawSpec{"rolling_resistance", {{"kappa", parse_number(a.take("kappa", ""), "--kappa")}}, {}, {}};
+      if (a.has("rolling_regularization")) {
+        rr->params["regularization"] =
+            parse_number(a.take("rolling_regularization", ""), "--rolling-regularization");
+      }
+    }
+    LawSpec spec = spec_of(name, a);
+    if (curve) {
+      // a = 1, ω = 1, μN = 1, v = (ε, 0): ρ ≥ 1 is above any regularisation speed ≤ 1.
+      if (spec.has("radius") || rr) {
+        throw std::invalid_argument("contensou --eps tabulates the dimensionless F, m (a = 1): no --radius or --kappa");
+      }
+      spec.params["radius"] = 1.0;
+      const auto law = make_contensou_law(spec, 1.0);
+      out = "eps,F,m\n";
+      for (double e : x) {
+        if (!(e >= 0.0)) throw std::invalid_argument(fmt::format("--eps must be ≥ 0, got {}", e));
+        const PatchResult r = law->evaluate({Vec2(e, 0.0), 1.0, Vec2::Zero(), 1.0}, {});
+        out += fmt::format("{},{},{}\n", num(e), num(-r.force.x()), num(-r.moment));
+      }
+      return out;
+    }
+    // Vector form: slip (v, 0), spin ω, rolling (ω_t, 0) about t1, normal force N.
+    if (!spec.has("radius")) throw std::invalid_argument("contensou --v needs --radius (m)");
+    const auto law = make_contensou_law(spec, mu, {}, {}, rr ? &*rr : nullptr);
+    out = "v,Ft1,Ft2,Mn,Mt1,Mt2,power\n";
+    for (double v : x) {
+      const PatchResult r = law->evaluate({Vec2(v, 0.0), omega, Vec2(rolling, 0.0), normal}, {});
+      out += fmt::format("{},{},{},{},{},{},{}\n", num(v), num(r.force.x()), num(r.force.y()),
+                         num(r.moment), num(r.rolling_moment.x()), num(r.rolling_moment.y()),
+                         num(r.friction_power + r.pivoting_power + r.rolling_power));
+    }
+    return out;
+  }
+  if (name == "soft_finger") {
+    const std::vector<double> w = sampled("omega");
+    const double normal = parse_number(a.take("normal", "1"), "--normal");
+    const double mu = parse_number(a.take("mu", "nan"), "--mu");
+    const auto law = make_soft_finger_law(spec_of(name, a), mu);
+    out = "omega,M\n";
+    for (double x : w) out += fmt::format("{},{}\n", num(x), num(law->evaluate(x, normal).moment));
+    return out;
+  }
+  if (name == "patch") {
+    // Coulomb's law over an annular sector with uniform pressure (the brake pad of the seed
+    // textbook, example 10.3.16): resultants on (t1, t2, n) about the origin, per spin ω_n.
+    const std::vector<double> w = sampled("omega");
+    const double r1 = parse_number(a.take("r_inner", "0"), "--r-inner");
+    const double r2 = parse_number(a.take("r_outer", "nan"), "--r-outer");
+    const double theta = parse_number(a.take("theta", "3.141592653589793"), "--theta");
+    const double mu = parse_number(a.take("mu", "nan"), "--mu");
+    const double p = parse_number(a.take("pressure", "nan"), "--pressure");
+    const double vx = parse_number(a.take("vx", "0"), "--vx");
+    const double vy = parse_number(a.take("vy", "0"), "--vy");
     a.finish();
-    if (pressure != "hertz" && pressure != "uniform") {
-      throw std::invalid_argument(fmt::format("--pressure must be hertz|uniform, got '{}'", pressure));
+    if (!(mu >= 0.0)) throw std::invalid_argument(fmt::format("patch --mu must be ≥ 0, got {}", mu));
+    if (!(p >= 0.0)) throw std::invalid_argument(fmt::format("patch --pressure (Pa) must be ≥ 0, got {}", p));
+    if (!(theta > 0.0 && theta <= 3.141592653589793)) {
+      throw std::invalid_argument(fmt::format("patch --theta (half angle, rad) must be in (0, π], got {}", theta));
     }
-    const auto p = pressure == "hertz" ? contensou::Pressure::hertz : contensou::Pressure::uniform;
-    for (double e : eps) {
-      if (!(e >= 0.0)) throw std::invalid_argument(fmt::format("--eps must be ≥ 0, got {}", e));
-    }
-    out = "eps,F,m\n";
-    auto row = [&](double e, const contensou::Resultant& r) {
-      out += fmt::format("{},{},{}\n", num(e), num(r.F), num(r.m));
-    };
-    if (model == "exact") {
-      for (double e : eps) row(e, contensou::exact(e, p));
-    } else if (model == "pade11") {
-      const auto f = p == contensou::Pressure::hertz ? contensou::Pade11::hertz() : contensou::Pade11::uniform();
-      for (double e : eps) row(e, f(e));
-    } else if (model == "pade22") {
-      const auto f = p == contensou::Pressure::hertz ? contensou::Pade22::hertz() : contensou::Pade22::uniform();
-      for (double e : eps) row(e, f(e));
-    } else if (model == "generalized") {
-      const auto f = p == contensou::Pressure::hertz ? contensou::Generalized::hertz()
-                                                     : contensou::Generalized::uniform();
-      for (double e : eps) row(e, f(e));
-    } else if (model == "quadrature") {
-      const contensou::Quadrature q;
-      for (double e : eps) row(e, q.circular(e, p));
-    } else {
-      throw std::invalid_argument(
-          fmt::format("--model must be exact|pade11|pade22|generalized|quadrature, got '{}'", model));
+    const patch::AnnularSector sector = patch::AnnularSector::make(r1, r2, -theta, theta);
+    const patch::PatchQuadrature q;
+    out = "omega,Ft1,Ft2,N,M1,M2,Mn,power\n";
+    for (double x : w) {
+      const patch::Wrench r = q.sector(sector, [&](double, double) { return p; },
+                                       patch::RigidSlip{Vec2(vx, vy), x}, mu);
+      out += fmt::format("{},{},{},{},{},{},{},{}\n", num(x), num(r.force.x()), num(r.force.y()),
+                         num(r.force.z()), num(r.moment.x()), num(r.moment.y()), num(r.moment.z()),
+                         num(r.power));
     }
     return out;
   }
   throw std::invalid_argument(fmt::format(
       "unknown law '{}' (stribeck, regularized, viscous, coulomb, linear, hertz, hunt_crossley, "
-      "dis_choc, rolling, pivoting, contensou)",
+      "dis_choc, rolling, pivoting, soft_finger, contensou, patch; coulomb law --help)",
       name));
 }
 

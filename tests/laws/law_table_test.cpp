@@ -68,9 +68,17 @@ TEST(LawTable, ContensouMatchesTheReferenceTable) {
   const auto t = rows(tabulate_law({"contensou", "--model", "quadrature", "--pressure", "hertz", "--eps", "10"}), &header);
   EXPECT_NEAR(t[0][1], 0.9989989256, 1e-9);
   EXPECT_NEAR(t[0][2], 0.02001432156, 1e-9);
-  for (const char* m : {"pade11", "pade22", "generalized"}) {
-    EXPECT_EQ(rows(tabulate_law({"contensou", "--model", m, "--eps", "0:10:0.01"}), &header).size(), 1001u);
+  for (const char* m : {"ellipsoid", "pade11", "pade22", "generalized", "quadrature"}) {
+    for (const char* p : {"hertz", "uniform"}) {
+      const auto r = rows(tabulate_law({"contensou", "--model", m, "--pressure", p, "--eps", "0:10:0.01"}), &header);
+      ASSERT_EQ(r.size(), 1001u);
+      // m(0) = 3π/16 (Hertz), 2/3 (uniform) for every model with its default constants.
+      EXPECT_NEAR(r[0][2], std::string(p) == "hertz" ? 3 * M_PI / 16 : 2.0 / 3.0, 1e-15) << m << p;
+    }
   }
+  // A named constant: Padé (1,1) F = ε/(ε + b), b = 3 → F(3) = 1/2.
+  const auto b3 = rows(tabulate_law({"contensou", "--model", "pade11", "--b", "3", "--eps", "3"}), &header);
+  EXPECT_NEAR(b3[0][1], 0.5, 1e-16);
 }
 
 TEST(LawTable, NormalAndMomentLaws) {
@@ -89,6 +97,68 @@ TEST(LawTable, NormalAndMomentLaws) {
   EXPECT_NEAR(piv[0][1], -0.02, 1e-16);
 }
 
+// The vector form: μN(F(ε) v̂, a m(ε)) with ε = v/(a ω), and the dissipated power
+// μN(F v + a m ω) (closed form of the exact law at ε = 0.5: reference table, Hertz).
+TEST(LawTable, ContensouVectorForm) {
+  std::string header;
+  const auto r = rows(tabulate_law({"contensou", "--model", "exact", "--radius", "0.01", "--mu", "0.5",
+                                    "--normal", "4", "--omega", "20", "--v", "0.1"}),
+                      &header);
+  EXPECT_EQ(header, "v,Ft1,Ft2,Mn,Mt1,Mt2,power");
+  const double F = 3 * M_PI / 32 * 0.5 * (4 - 0.25), m = 3 * M_PI / 128 * (8 - 2 + 3 * 0.0625);
+  EXPECT_NEAR(r[0][1], -2.0 * F, 1e-14);
+  EXPECT_NEAR(r[0][3], -2.0 * 0.01 * m, 1e-16);
+  EXPECT_NEAR(r[0][6], 2.0 * (F * 0.1 + 0.01 * m * 20), 1e-14);
+  // Rolling resistance: M_t = −κ a (1/5) N along −ω̂_t (Hertz).
+  const auto k = rows(tabulate_law({"contensou", "--radius", "0.01", "--kappa", "0.5", "--rolling", "3",
+                                    "--omega", "0", "--v", "0"}),
+                      &header);
+  EXPECT_NEAR(k[0][4], -0.5 * 0.01 * 0.2, 1e-17);
+}
+
+// The brake pad (seed textbook example 10.3.16) through `coulomb law patch`: uniform p on
+// R1 ≤ r ≤ R2, |φ| ≤ θ, spin ω_n, no slip at O. In the contact frame (t1, t2, n) about O:
+// R = (0, −2μ p sin θ (R2² − R1²)/2 · sign ω_n, p θ (R2² − R1²)),
+// M = (0, −2 p sin θ (R2³ − R1³)/3, −2μ p θ (R2³ − R1³)/3 · sign ω_n) (docs/contensou.md derives
+// it in these conventions; patch_test.cpp checks the same in the textbook's frame). 1e-10: the
+// quadrature is spectral here (instantaneous centre at O), 17 digits are printed.
+TEST(LawTable, PatchBrakePad) {
+  std::string header;
+  const double R1 = 0.1, R2 = 0.15, th = 0.4, mu = 0.35, p = 2e5;
+  const auto r = rows(tabulate_law({"patch", "--r-inner", "0.1", "--r-outer", "0.15", "--theta", "0.4",
+                                    "--mu", "0.35", "--pressure", "2e5", "--omega", "-80,30"}),
+                      &header);
+  EXPECT_EQ(header, "omega,Ft1,Ft2,N,M1,M2,Mn,power");
+  const double a2 = R2 * R2 - R1 * R1, a3 = R2 * R2 * R2 - R1 * R1 * R1;
+  for (const auto& row : r) {
+    const double sg = row[0] > 0 ? 1.0 : -1.0;
+    const double scale = p * a2;
+    EXPECT_NEAR(row[1], 0.0, 1e-10 * scale);
+    EXPECT_NEAR(row[2], -sg * mu * p * std::sin(th) * a2, 1e-10 * scale);
+    EXPECT_NEAR(row[3], p * th * a2, 1e-10 * scale);
+    EXPECT_NEAR(row[4], 0.0, 1e-10 * p * a3);
+    EXPECT_NEAR(row[5], -2 * p * std::sin(th) * a3 / 3, 1e-10 * p * a3);
+    EXPECT_NEAR(row[6], -sg * 2 * mu * p * th * a3 / 3, 1e-10 * p * a3);
+    EXPECT_NEAR(row[7], mu * p * std::abs(row[0]) * th * 2 * a3 / 3, 1e-10 * mu * p * 80 * a3);
+  }
+}
+
+// `coulomb law --help` names every law of the library.
+TEST(LawTable, HelpListsEveryLaw) {
+  const std::string help = law_table_help();
+  for (const char* name : {"signorini", "linear", "hertz", "hunt_crossley", "dis_choc", "coulomb",
+                           "viscous", "regularized", "stribeck", "elastic_stick", "rolling",
+                           "pivoting", "soft_finger", "contensou", "ellipsoid", "pade11", "pade22",
+                           "generalized", "quadrature", "patch", "--kappa"}) {
+    EXPECT_NE(help.find(name), std::string::npos) << name;
+  }
+  std::string header;
+  const auto sf = rows(tabulate_law({"soft_finger", "--radius", "0.01", "--mu", "0.5", "--normal", "2",
+                                     "--omega", "5"}),
+                       &header);
+  EXPECT_NEAR(sf[0][1], -0.01 * 0.5 * 2, 1e-16);
+}
+
 TEST(LawTable, BadArgumentsGiveOneLineErrors) {
   auto msg = [](const std::vector<std::string>& a) {
     try {
@@ -101,8 +171,18 @@ TEST(LawTable, BadArgumentsGiveOneLineErrors) {
   EXPECT_EQ(msg({"stribeck", "--mu-s", "-1", "--mu-k", "0.3", "--vs", "0.01", "--v", "0"}),
             "friction.mu_s: must be ≥ 0, got -1");
   EXPECT_NE(msg({"nolaw"}).find("unknown law 'nolaw'"), std::string::npos);
-  EXPECT_NE(msg({"contensou", "--model", "pade33", "--eps", "1"}).find("--model must be"), std::string::npos);
-  EXPECT_NE(msg({"contensou", "--eps", "1", "--bogus", "2"}).find("unknown option --bogus"), std::string::npos);
+  EXPECT_EQ(msg({"contensou", "--model", "pade33", "--eps", "1"}),
+            "contensou.model: must be one of ellipsoid|exact|pade11|pade22|generalized|quadrature, "
+            "got 'pade33'");
+  EXPECT_EQ(msg({"contensou", "--eps", "1", "--bogus", "2"}),
+            "contensou.bogus: not a parameter of law 'contensou'");
+  EXPECT_EQ(msg({"contensou", "--model", "pade11", "--c1", "2", "--eps", "1"}),
+            "contensou.c1: not a parameter of model 'pade11' (its constants: b, m0, c)");
+  EXPECT_NE(msg({"contensou", "--v", "1"}).find("needs --radius"), std::string::npos);
+  EXPECT_NE(msg({"patch", "--r-inner", "0.2", "--r-outer", "0.1", "--mu", "0.3", "--pressure", "1",
+                 "--omega", "1"})
+                .find("r_outer must be > r_inner"),
+            std::string::npos);
   EXPECT_NE(msg({"stribeck", "--mu-s"}).find("needs a value"), std::string::npos);
   EXPECT_NE(msg({"viscous", "--damping", "1"}).find("needs --v"), std::string::npos);
   for (const auto& m : {msg({"nolaw"}), msg({"contensou", "--eps", "x"})}) {

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 using namespace coulomb;
 
@@ -83,4 +84,50 @@ TEST(Law, EnergyKindNames) {
   EXPECT_EQ(energy_kind_name(EnergyKind::friction), "friction");
   EXPECT_EQ(energy_kind_name(EnergyKind::rolling), "rolling");
   EXPECT_EQ(energy_kind_name(EnergyKind::pivoting), "pivoting");
+}
+
+// Energy audit by kind: every compliant law reports the power of its own definition, ≥ 0 —
+// normal: (N − N_elastic) δ̇ (the elastic part is N at δ̇ = 0 for these laws); friction: −F_t·v_t
+// (elastic stick: minus the power into its spring, not sampled here: fresh memory slips);
+// rolling −M_t·ω_t; pivoting −M_n ω_n.
+TEST(Law, EveryLawReportsItsDissipatedPower) {
+  const std::vector<LawSpec> normals = {
+      {"linear", {{"stiffness", 1e5}, {"damping", 50}}, {}, {}},
+      {"hertz", {{"stiffness", 1e8}}, {}, {}},
+      {"hunt_crossley", {{"stiffness", 1e8}, {"damping", 0.3}}, {}, {}},
+      {"dis_choc", {{"stiffness", 1e5}, {"damping", 20}}, {}, {}}};
+  for (const LawSpec& s : normals) {
+    const auto law = make_normal_law(s);
+    for (double rate : {-0.5, 0.0, 0.7}) {
+      const double delta = 1e-4;
+      const NormalResult r = law->evaluate(delta, rate, {0.01});
+      const double elastic = law->evaluate(delta, 0.0, {0.01}).force;
+      EXPECT_NEAR(r.power, (r.force - elastic) * rate, 1e-12 * std::max(1.0, std::abs(r.power))) << s.law;
+      EXPECT_GE(r.power, 0.0) << s.law;
+    }
+  }
+  const std::vector<LawSpec> frictions = {
+      {"coulomb", {{"mu", 0.3}}, {}, {}},
+      {"viscous", {{"damping", 2.0}}, {}, {}},
+      {"regularized", {{"mu", 0.3}, {"regularization", 1e-3}}, {}, {}},
+      {"stribeck", {{"mu_s", 0.5}, {"mu_k", 0.3}, {"stribeck_velocity", 0.01}, {"viscous", 1.0}}, {}, {}},
+      {"elastic_stick", {{"mu", 0.3}, {"stiffness", 1e4}}, {}, {}}};
+  for (const LawSpec& s : frictions) {
+    const auto law = make_friction_law(s);
+    for (const Vec2& v : {Vec2(0.2, -0.1), Vec2(1e-4, 0.0), Vec2(-3.0, 2.0)}) {
+      const TangentialResult r = law->evaluate({v, 5.0, Vec2::Zero()}, FrictionMemory{});
+      EXPECT_NEAR(r.power, -r.force.dot(v), 1e-12 * std::max(1.0, r.power)) << s.law;
+      EXPECT_GE(r.power, 0.0) << s.law;
+    }
+  }
+  const auto rolling = make_rolling_law({"", {{"k", 0.002}}, {}, {}});
+  const auto pivoting = make_pivoting_law({"", {{"h", 0.003}}, {}, {}});
+  for (double w : {-2.0, 1e-4, 5.0}) {
+    const RollingResult r = rolling->evaluate(Vec2(w, 0.5 * w), 3.0);
+    EXPECT_NEAR(r.power, -r.moment.dot(Vec2(w, 0.5 * w)), 1e-15);
+    EXPECT_GE(r.power, 0.0);
+    const PivotingResult p = pivoting->evaluate(w, 3.0);
+    EXPECT_NEAR(p.power, -p.moment * w, 1e-15);
+    EXPECT_GE(p.power, 0.0);
+  }
 }
