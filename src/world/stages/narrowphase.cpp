@@ -5,6 +5,19 @@
 
 namespace coulomb::stages {
 
+namespace {
+
+// The resolved laws of the material pair of a shape pair.
+const NonsmoothLaws& laws_of_pair(const Model& model, const Workspace& ws, const ShapePair& pair) {
+  const int nm = ws.material_count;
+  const int ma = model.bodies[model.shape_body[pair.a]].material;
+  const int mb = model.bodies[model.shape_body[pair.b]].material;
+  const int index = ws.spec_of_materials[(ma < 0 ? nm : ma) * (nm + 1) + (mb < 0 ? nm : mb)] + 1;
+  return ws.laws[index];
+}
+
+}  // namespace
+
 void narrowphase(const Model& model, const State& /*state*/, Workspace& ws) {
   ws.points.clear();
   for (const ShapePair& pair : ws.pairs) {
@@ -19,6 +32,26 @@ void narrowphase(const Model& model, const State& /*state*/, Workspace& ws) {
       c.shape2 = pair.b;
       c.body1 = model.shape_body[pair.a];
       c.body2 = model.shape_body[pair.b];
+    }
+    // A Coulomb–Contensou patch law models the whole contact patch of the pair: the points of a
+    // flat contact (a disk lying on a plane gives its rim) become one point at their centroid.
+    const std::size_t count = ws.points.size() - first;
+    if (count > 1 && laws_of_pair(model, ws, pair).coupling != NonsmoothLaws::Coupling::none) {
+      ContactPoint merged = ws.points[first];
+      Vec3 p1 = Vec3::Zero(), p2 = Vec3::Zero();
+      double gap = 0.0;
+      for (std::size_t k = first; k < ws.points.size(); ++k) {
+        p1 += ws.points[k].p1_W;
+        p2 += ws.points[k].p2_W;
+        gap += ws.points[k].gap;
+      }
+      const double inv = 1.0 / static_cast<double>(count);
+      merged.p1_W = p1 * inv;
+      merged.p2_W = p2 * inv;
+      merged.gap = gap * inv;
+      merged.feature = 0;
+      ws.points.resize(first + 1);
+      ws.points[first] = merged;
     }
   }
   ws.report.contact_points = static_cast<int>(ws.points.size());
