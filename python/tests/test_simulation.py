@@ -78,7 +78,7 @@ def test_scene_errors_raise_with_the_cli_message(tmp_path):
 
 
 def test_load_file_and_builtin():
-    assert "billiard" in coulomb.builtin_scene("default")
+    assert "tippe-top" in coulomb.builtin_scene("default")
     sim = coulomb.load(os.path.join(SOURCE, "scenes", "billiard.yaml"))
     sim.step(3)
     assert sim.time == pytest.approx(3 * sim.time_step)

@@ -23,7 +23,7 @@ std::string read(const std::string& path) {
   return s.str();
 }
 
-// The embedded texts are the files, byte for byte; "default" is the billiard.
+// The embedded texts are the files, byte for byte; "default" is the tippe top.
 TEST(BuiltinScenes, EmbedEveryExampleScene) {
   std::vector<std::string> stems;
   for (const auto& e : std::filesystem::directory_iterator(kScenes)) {
@@ -36,7 +36,7 @@ TEST(BuiltinScenes, EmbedEveryExampleScene) {
     EXPECT_EQ(names[i], stems[i]);
     EXPECT_EQ(builtin_scene_text(names[i]), read(kScenes + "/" + stems[i] + ".yaml"));
   }
-  EXPECT_EQ(builtin_scene_text("default"), builtin_scene_text("billiard"));
+  EXPECT_EQ(builtin_scene_text("default"), builtin_scene_text("tippe-top"));
   for (const char* required : {"billiard", "billiard-spin", "incline-stick", "incline-slide",
                                "bouncing-ball", "box-rest", "box-stack", "dzhanibekov",
                                "spinning-top"}) {
@@ -65,7 +65,7 @@ TEST(BuiltinScenes, AllLoad) {
     EXPECT_EQ(s.file, "builtin:" + std::string(name));
     EXPECT_NO_THROW((void)load_scene_file(kScenes + "/" + std::string(name) + ".yaml"));
   }
-  EXPECT_EQ(load_builtin_scene("default").model.name, "billiard");
+  EXPECT_EQ(load_builtin_scene("default").model.name, "tippe-top");
 }
 
 TEST(BuiltinScenes, BouncingBallIsTheSiconosSetUp) {
