@@ -6,8 +6,13 @@
     sim.positions()       # (nbodies, 3) centre-of-mass positions [m], scene order
     sim.contacts()["fn"]  # normal forces of the last step [N]
 
+    coulomb.law("stribeck", mu_s=0.5, mu_k=0.3, vs=0.01, v=np.linspace(0, 0.1, 101))
+                          # {"v": array, "mu": array}, like `coulomb law stribeck ...`
+    coulomb.validate(case="billiard")   # the validation report as a dict
+
 Errors in scenes raise coulomb.SceneError (a ValueError) with the CLI's message
-"FILE:LINE:COL: error: MESSAGE".
+"FILE:LINE:COL: error: MESSAGE"; bad law arguments raise ValueError with the message of
+`coulomb law`.
 """
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ import numpy as np
 from . import _coulomb
 from ._coulomb import SceneError
 
-__all__ = ["load", "Simulation", "SceneError", "builtin_scene"]
+__all__ = ["load", "Simulation", "SceneError", "builtin_scene", "law", "validate", "validation_cases"]
 
 
 class Simulation:
@@ -119,3 +124,46 @@ def load(scene: Any) -> Simulation:
 def builtin_scene(name: str = "default") -> str:
     """The text of a scene embedded in the library ("default", "billiard", ...)."""
     return _coulomb.builtin_scene_text(name)
+
+
+def _law_value(value: Any) -> str:
+    """One option value as `coulomb law` reads it: text as is, a number with every digit
+    (repr round-trips), a sequence or array as a comma list."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError("law options take numbers, lists of numbers or text, not booleans")
+    array = np.asarray(value, dtype=float)
+    if array.ndim == 0:
+        return repr(float(array))
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError("a sampled option takes a non-empty 1-D sequence of numbers")
+    return ",".join(repr(float(x)) for x in array)
+
+
+def law(name: str, **params: Any) -> dict:
+    """Evaluates a contact law exactly as `coulomb law NAME --key value ...` does (the C++
+    tabulation; keys are the scene-file keys, e.g. mu_s, vs, model, pressure). The sampled
+    variable (v, delta, omega, eps, ...) takes a sequence or array, or a "start:stop:step" text.
+    Returns the CSV columns as numpy arrays keyed by their names, e.g.
+    law("contensou", model="exact", pressure="hertz", eps=[0, 1]) -> {"eps", "F", "m"}.
+    Bad arguments raise ValueError with the CLI's message."""
+    args = [str(name)]
+    for key, value in params.items():
+        args += ["--" + key.replace("_", "-"), _law_value(value)]
+    return _coulomb.law(args)
+
+
+def validation_cases() -> list:
+    """Names of the validation cases, in report order (`coulomb validate --list`)."""
+    return _coulomb.validation_cases()
+
+
+def validate(case: Any = None, quick: bool = True, out: Optional[str] = None) -> dict:
+    """Runs validation cases like `coulomb validate` (all, or `case`: a name or a list of names)
+    and returns the report as a dict (the content of report.json: "passed", "cases" with their
+    "checks"). With `out`, also writes report.md and report.json there. An unknown case name
+    raises ValueError."""
+    cases = [] if case is None else ([case] if isinstance(case, str) else list(case))
+    text = _coulomb.validate(cases, bool(quick), None if out is None else os.fspath(out))
+    return json.loads(text)

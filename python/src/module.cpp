@@ -2,14 +2,18 @@
 // State and contacts cross as numpy arrays built in C++: no per-element Python loop.
 #include <coulomb/io/output.hpp>
 #include <coulomb/io/run.hpp>
+#include <coulomb/laws/law_table.hpp>
 #include <coulomb/scene/scene.hpp>
+#include <coulomb/validate/validate.hpp>
 #include <coulomb/world/world.hpp>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdlib>
 #include <optional>
+#include <sstream>
 #include <string>
 
 namespace py = pybind11;
@@ -173,6 +177,59 @@ class Simulation {
   bool stepped_ = false;
 };
 
+// A law tabulated by the C++ code (`coulomb law` ARGS), its CSV columns as numpy arrays keyed by
+// the header names. Errors raise ValueError with the CLI's message.
+py::dict tabulate(const std::vector<std::string>& args) {
+  std::string csv;
+  try {
+    csv = tabulate_law(args);
+  } catch (const std::exception& e) {
+    throw py::value_error(e.what());
+  }
+  // The header names the columns; every row holds as many numbers.
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> names;
+  for (std::size_t begin = 0; begin <= line.size();) {
+    const std::size_t end = std::min(line.find(',', begin), line.size());
+    names.push_back(line.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  std::vector<std::vector<double>> columns(names.size());
+  while (std::getline(in, line)) {
+    const char* p = line.c_str();
+    for (std::size_t c = 0; c < names.size(); ++c) {
+      char* end = nullptr;
+      columns[c].push_back(std::strtod(p, &end));
+      if (end == p) throw std::runtime_error("law table: unexpected row '" + line + "'");
+      p = *end == ',' ? end + 1 : end;
+    }
+  }
+  py::dict d;
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    py::array_t<double> a(static_cast<py::ssize_t>(columns[c].size()));
+    std::copy(columns[c].begin(), columns[c].end(), a.mutable_data());
+    d[py::str(names[c])] = a;
+  }
+  return d;
+}
+
+// Runs validation cases and returns the report as JSON text (optionally also writes it).
+std::string run_validation(const std::vector<std::string>& cases, bool quick,
+                           const std::optional<std::string>& out) {
+  validate::Options options;
+  options.quick = quick;
+  options.cases = cases;
+  validate::Report report;
+  {
+    py::gil_scoped_release release;
+    report = validate::run(options);
+  }
+  if (out) validate::write_report(report, *out);
+  return validate::report_json(report);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_coulomb, m) {
@@ -184,6 +241,15 @@ PYBIND11_MODULE(_coulomb, m) {
   m.def("load_text", [](const std::string& text, const std::string& name) {
           return Simulation(load_scene_text(text, name));
         }, py::arg("text"), py::arg("name"));
+  m.def("law", &tabulate, py::arg("args"),
+        "Tabulates a law like `coulomb law ARGS...`; returns {column: array}");
+  m.def("validate", &run_validation, py::arg("cases"), py::arg("quick"), py::arg("out") = py::none(),
+        "Runs validation cases; returns the report as JSON text");
+  m.def("validation_cases", [] {
+    std::vector<std::string> names;
+    for (const auto& c : validate::validation_cases()) names.push_back(c.name);
+    return names;
+  });
   m.def("builtin_scene_text", [](const std::string& name) { return std::string(builtin_scene_text(name)); });
 
   py::class_<Simulation>(m, "Simulation")
