@@ -30,7 +30,7 @@ def main(outdir, scenes):
         path = os.path.join(scenes, "spinning-top.yaml")
         label = "spinning top"
     sim = coulomb.load(path)
-    top = next(i for i, name in enumerate(sim.bodies) if name != "ground")
+    top = sim.bodies.index("top") if "top" in sim.bodies else len(sim.bodies) - 1  # both scenes name it "top"
 
     # Step in chunks of about 5 ms, recording the state between chunks (no per-step Python loop).
     chunk = max(1, int(round(0.005 / sim.time_step)))
@@ -43,6 +43,9 @@ def main(outdir, scenes):
         total.append(sim.energy()["kinetic"] + sim.energy()["potential"])
         sim.step(min(chunk, int(round((sim.end_time - sim.time) / sim.time_step))))
     times, tilt, spin, total = map(np.array, (times, tilt, spin, total))
+    if label == "tippe top":
+        turned = np.nonzero(tilt > np.pi / 2)[0]
+        print("inverted at t = %.3f s" % times[turned[0]] if len(turned) else "did not invert in this run")
     print(f"{label}: {path}, {sim.time:.3f} s; tilt {tilt[0]:.3f} -> {tilt[-1]:.3f} rad, "
           f"spin {spin[0]:.1f} -> {spin[-1]:.1f} rad/s, mechanical energy {total[0]:.4g} -> {total[-1]:.4g} J")
 
