@@ -51,6 +51,7 @@ struct RunArgs {
   std::optional<double> end;
   std::optional<double> dt;
   bool quiet = false;
+  std::string dump_problems;
 };
 
 int run_command(const RunArgs& args) {
@@ -70,6 +71,7 @@ int run_command(const RunArgs& args) {
   options.output_directory =
       args.out.empty() ? (std::filesystem::path("coulomb-out") / scene.model.name).string() : args.out;
   options.scene_source = args.scene.empty() ? "builtin:default" : args.scene;
+  options.dump_problems_directory = args.dump_problems;
   ProgressBar bar(!args.quiet);
   options.progress = [&bar](double f) { bar.update(f); };
   const coulomb::RunResult result = coulomb::run(scene.model, scene.state, options);
@@ -112,6 +114,8 @@ int main(int argc, char** argv) {
   run->add_option("--end", run_args.end, "End time [s] (overrides the scene)");
   run->add_option("--dt", run_args.dt, "Time step [s] (overrides the scene)");
   run->add_flag("--quiet,-q", run_args.quiet, "No summary, no progress bar");
+  run->add_option("--dump-problems", run_args.dump_problems,
+                  "Write every step's contact problem and solution (FCLIB HDF5) into this folder");
 
   coulomb::cli::add_commands(app);
 

@@ -1,6 +1,8 @@
 // Running a model to its end time: stepping, output times, statistics, summary.json.
 #include <coulomb/io/output.hpp>
 #include <coulomb/io/replay.hpp>
+#include <coulomb/nonsmooth/fclib_io.hpp>
+#include <coulomb/nonsmooth/fclib_io6.hpp>
 #include <coulomb/io/run.hpp>
 #include <coulomb/world/world.hpp>
 
@@ -9,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <cmath>
 
 #ifndef COULOMB_VERSION
@@ -52,6 +55,18 @@ class OutputClock {
   double h_;
   double next_ = 0.0;
 };
+
+// Writes the step's contact problem and its solution (FCLIB layout) into `directory`.
+void dump_problem(const std::string& directory, const State& state, const Workspace& ws) {
+  const std::string path = fmt::format("{}/step-{:08d}.hdf5", directory, state.step);
+  if (ws.use_moments) {
+    ContactSolution6 solution{ws.r6, ws.u6};
+    write_problem6(path, ws.problem6, solution);
+  } else {
+    ContactSolution solution{ws.r, ws.u};
+    write_fclib_local(path, ws.problem, solution);
+  }
+}
 
 // One replay frame: body-frame poses, contacts (world force of 1 on 2), energies.
 void fill_replay_frame(const Model& model, const State& state, const Workspace& ws,
@@ -146,6 +161,13 @@ RunResult run(const Model& model, State& state, const RunOptions& options) {
   Workspace ws;
   prepare(model, ws);
 
+  if (!options.dump_problems_directory.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.dump_problems_directory, ec);
+    if (ec)
+      throw std::runtime_error(fmt::format("{}: cannot create the folder: {}",
+                                           options.dump_problems_directory, ec.message()));
+  }
   std::unique_ptr<OutputWriter> writer;
   if (!options.output_directory.empty()) {
     writer = std::make_unique<OutputWriter>(model, options.output_directory);
@@ -175,6 +197,8 @@ RunResult run(const Model& model, State& state, const RunOptions& options) {
     ++result.steps;
     if (report.active_contacts > 0) result.solver.add(report.solver, state.time);
     if (writer) writer->write_solver_row(state, report);
+    if (!options.dump_problems_directory.empty() && report.active_contacts > 0)
+      dump_problem(options.dump_problems_directory, state, ws);
     if (!report.finite) {
       result.finite = false;
       if (writer) output(true);

@@ -42,4 +42,9 @@ set +e
 set -e
 [[ $status == 2 ]] || fail "missing scene: exit status $status"
 [[ ! -e missing-out ]] || fail "missing scene: output folder created"
+# --dump-problems: every step's problem as an FCLIB file that `coulomb fclib` solves again.
+"$coulomb" run "$3/scenes/box-stack.yaml" --quiet --out stack --end 0.005 --dump-problems dump
+[[ $(ls dump | wc -l) == 5 ]] || fail "--dump-problems: expected 5 files, got $(ls dump | wc -l)"
+"$coulomb" fclib dump/step-00000005.hdf5 | grep -q ',converged,' || fail "coulomb fclib on a dumped step"
+
 echo "cli: all checks passed"

@@ -28,6 +28,10 @@ struct RunOptions {
   std::function<void(double fraction)> progress;  ///< called now and then with t/t_end
   std::string scene_source;               ///< the scene file ("builtin:NAME" for built-ins)
   bool write_replay = true;
+  /// If not empty: every step's contact problem and its solution are written there as an HDF5
+  /// file `step-NNNNNNNN.hdf5` (FCLIB local layout, or `/fclib_local6` with moment laws), so a
+  /// hard step becomes a file that `coulomb fclib` and the tests can replay.
+  std::string dump_problems_directory;
 };
 
 struct RunResult {
