@@ -242,7 +242,8 @@ std::string tabulate_law(const std::vector<std::string>& args) {
       for (double e : x) {
         if (!(e >= 0.0)) throw std::invalid_argument(fmt::format("--eps must be ≥ 0, got {}", e));
         const PatchResult r = law->evaluate({Vec2(e, 0.0), 1.0, Vec2::Zero(), 1.0}, {});
-        out += fmt::format("{},{},{}\n", num(e), num(-r.force.x()), num(-r.moment));
+        // 0.0 − x: no "-0" in the table at ε = 0.
+        out += fmt::format("{},{},{}\n", num(e), num(0.0 - r.force.x()), num(0.0 - r.moment));
       }
       return out;
     }
