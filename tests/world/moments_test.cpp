@@ -63,6 +63,14 @@ TEST(MomentLaws, PivotingDecayPointLaw) {
   check_spin_decay(b, 5.0 * h_piv * kG / (2.0 * b.R * b.R));
 }
 
+TEST(MomentLaws, SoftFingerIsPivotingWithHEqualMuR) {
+  // Soft finger |τ_n| ≤ r_t μ N: the pivoting law with h = μ r_t.
+  Ball b(Vec3::Zero(), Vec3(0, 0, 20.0));
+  const double r_t = 4e-3;
+  b.spec().soft_finger = LawSpec{"soft_finger", {{"radius", r_t}}, {}, {}};
+  check_spin_decay(b, 5.0 * b.mu * r_t * kG / (2.0 * b.R * b.R));
+}
+
 TEST(MomentLaws, ContensouPivotingDecayHertzPatch) {
   // Hertz patch of radius a: dω/dt = −(15π/32) μ g a / R², for the ellipsoid and the exact law
   // (they agree in pure spin: m(0) = 3π/16). The issue asks 0.1 %; the solve is exact.
