@@ -239,7 +239,9 @@ TEST(MoreauJean, BouncingBallMatchesSiconos) {
     ASSERT_NEAR(got[2], ref[k][2], 1e-9) << "row " << k;
     ASSERT_NEAR(got[3], ref[k][3], 1e-9) << "row " << k;
   }
-  RecordProperty("worst_abs_difference", std::to_string(worst));
+  std::ostringstream out;
+  out << std::scientific << worst;
+  RecordProperty("worst_abs_difference", out.str());
 }
 
 // ---------------------------------------------------------------------------------------------
