@@ -35,11 +35,16 @@ double constant(detail::Params& p, const char* key, double fallback, double lo, 
 // The keys each model accepts besides model, pressure, radius, regularization.
 std::vector<std::string> model_keys(ContensouModel m) {
   switch (m) {
-    case ContensouModel::pade11: return {"b", "m0", "c"};
-    case ContensouModel::pade22: return {"c1", "c3", "m0", "d", "e"};
-    case ContensouModel::generalized: return {"b", "n", "m0", "c", "k"};
-    case ContensouModel::quadrature: return {"n_angle", "n_chord"};
-    default: return {};
+    case ContensouModel::pade11:
+      return {"b", "m0", "c"};
+    case ContensouModel::pade22:
+      return {"c1", "c3", "m0", "d", "e"};
+    case ContensouModel::generalized:
+      return {"b", "n", "m0", "c", "k"};
+    case ContensouModel::quadrature:
+      return {"n_angle", "n_chord"};
+    default:
+      return {};
   }
 }
 
@@ -99,9 +104,8 @@ ContensouFrictionLaw::ContensouFrictionLaw(const LawSpec& spec, double mu, const
   }
   mu_ = mu;
   // Model and pressure.
-  const std::string model = p.option("model", "exact",
-                                     {"ellipsoid", "exact", "pade11", "pade22", "generalized",
-                                      "quadrature"});
+  const std::string model = p.option(
+      "model", "exact", {"ellipsoid", "exact", "pade11", "pade22", "generalized", "quadrature"});
   if (model == "ellipsoid") model_ = ContensouModel::ellipsoid;
   if (model == "exact") model_ = ContensouModel::exact;
   if (model == "pade11") model_ = ContensouModel::pade11;
@@ -121,9 +125,9 @@ ContensouFrictionLaw::ContensouFrictionLaw(const LawSpec& spec, double mu, const
           std::find(own.begin(), own.end(), key) == own.end()) {
         std::string valid;
         for (const std::string& k : own) valid += valid.empty() ? k : ", " + k;
-        throw p.error(key, fmt::format("not a parameter of model '{}' ({})", model,
-                                       valid.empty() ? "it has no constants"
-                                                     : "its constants: " + valid));
+        throw p.error(
+            key, fmt::format("not a parameter of model '{}' ({})", model,
+                             valid.empty() ? "it has no constants" : "its constants: " + valid));
       }
     }
   }
@@ -154,8 +158,10 @@ ContensouFrictionLaw::ContensouFrictionLaw(const LawSpec& spec, double mu, const
   if (model_ == ContensouModel::quadrature) {
     const double na = p.number("n_angle", 12, 2, 1000);
     const double nc = p.number("n_chord", 16, 2, 1000);
-    if (na != std::floor(na)) throw p.error("n_angle", fmt::format("must be an integer, got {}", na));
-    if (nc != std::floor(nc)) throw p.error("n_chord", fmt::format("must be an integer, got {}", nc));
+    if (na != std::floor(na))
+      throw p.error("n_angle", fmt::format("must be an integer, got {}", na));
+    if (nc != std::floor(nc))
+      throw p.error("n_chord", fmt::format("must be an integer, got {}", nc));
     n_angle = static_cast<int>(na);
     n_chord = static_cast<int>(nc);
   }
@@ -197,12 +203,18 @@ ContensouFrictionLaw::ContensouFrictionLaw(const LawSpec& spec, double mu, const
 
 std::string_view ContensouFrictionLaw::name() const {
   switch (model_) {
-    case ContensouModel::ellipsoid: return "ellipsoid";
-    case ContensouModel::exact: return "exact";
-    case ContensouModel::pade11: return "pade11";
-    case ContensouModel::pade22: return "pade22";
-    case ContensouModel::generalized: return "generalized";
-    case ContensouModel::quadrature: return "quadrature";
+    case ContensouModel::ellipsoid:
+      return "ellipsoid";
+    case ContensouModel::exact:
+      return "exact";
+    case ContensouModel::pade11:
+      return "pade11";
+    case ContensouModel::pade22:
+      return "pade22";
+    case ContensouModel::generalized:
+      return "generalized";
+    case ContensouModel::quadrature:
+      return "quadrature";
   }
   return "exact";
 }
@@ -276,10 +288,14 @@ ContensouCurve ContensouFrictionLaw::curve(double eps) const {
 double ContensouFrictionLaw::moment_tail() const {
   switch (model_) {
     case ContensouModel::exact:
-    case ContensouModel::quadrature: return pressure_ == Pressure::hertz ? 0.2 : 0.25;
-    case ContensouModel::ellipsoid: return m0_ * m0_;
-    case ContensouModel::pade11: return pade11_.m0 / pade11_.c;
-    case ContensouModel::pade22: return pade22_.m0 * pade22_.d / pade22_.e;
+    case ContensouModel::quadrature:
+      return pressure_ == Pressure::hertz ? 0.2 : 0.25;
+    case ContensouModel::ellipsoid:
+      return m0_ * m0_;
+    case ContensouModel::pade11:
+      return pade11_.m0 / pade11_.c;
+    case ContensouModel::pade22:
+      return pade22_.m0 * pade22_.d / pade22_.e;
     case ContensouModel::generalized:
       // m ≈ m0/(cε) when k ≥ 1.
       return generalized_.m0 / generalized_.c;
@@ -315,7 +331,8 @@ PatchResult ContensouFrictionLaw::evaluate(const PatchInput& in, const NormalGeo
     const detail::Saturation s = detail::saturate(wt, omega_reg_, false);
     TangentialResult t;
     const double k = kappa_ * a * c_sigma;
-    detail::isotropic_friction(in.rolling, wt, {k * N * s.s, k * N * s.ds, k * N * s.s_over_u, k * s.s}, t);
+    detail::isotropic_friction(in.rolling, wt,
+                               {k * N * s.s, k * N * s.ds, k * N * s.s_over_u, k * s.s}, t);
     r.rolling_moment = t.force;
     r.drolling_drolling = t.d_slip;
     r.drolling_dnormal = t.d_normal + t.force / a * da_dN;
@@ -437,11 +454,30 @@ PatchResult ContensouFrictionLaw::evaluate(const PatchInput& in, const NormalGeo
 }
 
 // ---------------------------------------------------------------------------------------------
+// Set-valued counterparts
+// ---------------------------------------------------------------------------------------------
+
+ContensouEllipsoid ContensouFrictionLaw::ellipsoid(double N, const NormalGeometry& g) const {
+  ContensouEllipsoid e;
+  e.radius = mu_ * std::max(0.0, N);
+  e.moment_length = contensou_moment_length(pressure_) * patch_radius(N, g);
+  return e;
+}
+
+ContensouLimitSet ContensouFrictionLaw::limit_set(double N, const NormalGeometry& g) const {
+  ContensouLimitSet s;
+  s.radius = mu_ * std::max(0.0, N);
+  s.patch_radius = patch_radius(N, g);
+  s.pressure = pressure_;
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Factory
 // ---------------------------------------------------------------------------------------------
 
-std::unique_ptr<ContensouLaw> make_contensou_law(const LawSpec& spec, double mu,
-                                                 const Material& m1, const Material& m2,
+std::unique_ptr<ContensouLaw> make_contensou_law(const LawSpec& spec, double mu, const Material& m1,
+                                                 const Material& m2,
                                                  const LawSpec* rolling_resistance) {
   return std::make_unique<ContensouFrictionLaw>(spec, mu, m1, m2, rolling_resistance);
 }

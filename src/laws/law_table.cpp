@@ -58,7 +58,8 @@ Args parse_args(const std::vector<std::string>& args) {
     if (a.rfind("--", 0) != 0 || a.size() < 3) {
       throw std::invalid_argument(fmt::format("expected an option --key, got '{}'", a));
     }
-    if (i + 1 >= args.size()) throw std::invalid_argument(fmt::format("option {} needs a value", a));
+    if (i + 1 >= args.size())
+      throw std::invalid_argument(fmt::format("option {} needs a value", a));
     std::string key = a.substr(2);
     for (char& c : key) c = c == '-' ? '_' : c;
     out.values[key] = args[++i];
@@ -67,7 +68,8 @@ Args parse_args(const std::vector<std::string>& args) {
 }
 
 // A LawSpec of the remaining options (numbers as params, other text as options).
-LawSpec spec_of(const std::string& law, Args& args, const std::map<std::string, std::string>& alias = {}) {
+LawSpec spec_of(const std::string& law, Args& args,
+                const std::map<std::string, std::string>& alias = {}) {
   LawSpec s;
   s.law = law;
   for (const auto& [k, v] : args.values) {
@@ -108,11 +110,14 @@ std::vector<double> parse_samples(const std::string& text) {
     const double stop = parse_number(text.substr(c1 + 1, c2 - c1 - 1), "range stop");
     const double step = parse_number(text.substr(c2 + 1), "range step");
     if (!(step > 0.0) || stop < start) {
-      throw std::invalid_argument(fmt::format("range needs step > 0 and stop ≥ start, got '{}'", text));
+      throw std::invalid_argument(
+          fmt::format("range needs step > 0 and stop ≥ start, got '{}'", text));
     }
     const double count = std::floor((stop - start) / step + 1e-9);
-    if (count > 1e7) throw std::invalid_argument(fmt::format("range has more than 1e7 samples: '{}'", text));
-    for (long i = 0; i <= static_cast<long>(count); ++i) out.push_back(start + static_cast<double>(i) * step);
+    if (count > 1e7)
+      throw std::invalid_argument(fmt::format("range has more than 1e7 samples: '{}'", text));
+    for (long i = 0; i <= static_cast<long>(count); ++i)
+      out.push_back(start + static_cast<double>(i) * step);
     return out;
   }
   // Comma list.
@@ -158,7 +163,8 @@ std::string tabulate_law(const std::vector<std::string>& args) {
   Args a = parse_args(args);
   std::string out;
   auto sampled = [&](const std::string& key) {
-    if (!a.has(key)) throw std::invalid_argument(fmt::format("{} needs --{} (a range or a list)", name, key));
+    if (!a.has(key))
+      throw std::invalid_argument(fmt::format("{} needs --{} (a range or a list)", name, key));
     return parse_samples(a.take(key, ""));
   };
 
@@ -203,10 +209,12 @@ std::string tabulate_law(const std::vector<std::string>& args) {
     out = "omega,M\n";
     if (name == "rolling") {
       const auto law = make_rolling_law(spec_of(name, a));
-      for (double x : w) out += fmt::format("{},{}\n", num(x), num(law->evaluate(Vec2(x, 0), normal).moment[0]));
+      for (double x : w)
+        out += fmt::format("{},{}\n", num(x), num(law->evaluate(Vec2(x, 0), normal).moment[0]));
     } else {
       const auto law = make_pivoting_law(spec_of(name, a));
-      for (double x : w) out += fmt::format("{},{}\n", num(x), num(law->evaluate(x, normal).moment));
+      for (double x : w)
+        out += fmt::format("{},{}\n", num(x), num(law->evaluate(x, normal).moment));
     }
     return out;
   }
@@ -215,7 +223,8 @@ std::string tabulate_law(const std::vector<std::string>& args) {
     // constants and their validation apply: --model, --pressure, --b, --c1, --n-angle, ...
     const bool curve = a.has("eps");
     if (curve == a.has("v")) {
-      throw std::invalid_argument("contensou needs either --eps (dimensionless F, m) or --v (vector form)");
+      throw std::invalid_argument(
+          "contensou needs either --eps (dimensionless F, m) or --v (vector form)");
     }
     const std::vector<double> x = sampled(curve ? "eps" : "v");
     const double omega = parse_number(a.take("omega", "1"), "--omega");
@@ -224,7 +233,8 @@ std::string tabulate_law(const std::vector<std::string>& args) {
     const double rolling = parse_number(a.take("rolling", "0"), "--rolling");
     std::optional<LawSpec> rr;
     if (a.has("kappa")) {
-      rr = LawSpec{"rolling_resistance", {{"kappa", parse_number(a.take("kappa", ""), "--kappa")}}, {}, {}};
+      rr = LawSpec{
+          "rolling_resistance", {{"kappa", parse_number(a.take("kappa", ""), "--kappa")}}, {}, {}};
       if (a.has("rolling_regularization")) {
         rr->params["regularization"] =
             parse_number(a.take("rolling_regularization", ""), "--rolling-regularization");
@@ -234,7 +244,8 @@ std::string tabulate_law(const std::vector<std::string>& args) {
     if (curve) {
       // a = 1, ω = 1, μN = 1, v = (ε, 0): ρ ≥ 1 is above any regularisation speed ≤ 1.
       if (spec.has("radius") || rr) {
-        throw std::invalid_argument("contensou --eps tabulates the dimensionless F, m (a = 1): no --radius or --kappa");
+        throw std::invalid_argument(
+            "contensou --eps tabulates the dimensionless F, m (a = 1): no --radius or --kappa");
       }
       spec.params["radius"] = 1.0;
       const auto law = make_contensou_law(spec, 1.0);
@@ -280,17 +291,20 @@ std::string tabulate_law(const std::vector<std::string>& args) {
     const double vx = parse_number(a.take("vx", "0"), "--vx");
     const double vy = parse_number(a.take("vy", "0"), "--vy");
     a.finish();
-    if (!(mu >= 0.0)) throw std::invalid_argument(fmt::format("patch --mu must be ≥ 0, got {}", mu));
-    if (!(p >= 0.0)) throw std::invalid_argument(fmt::format("patch --pressure (Pa) must be ≥ 0, got {}", p));
+    if (!(mu >= 0.0))
+      throw std::invalid_argument(fmt::format("patch --mu must be ≥ 0, got {}", mu));
+    if (!(p >= 0.0))
+      throw std::invalid_argument(fmt::format("patch --pressure (Pa) must be ≥ 0, got {}", p));
     if (!(theta > 0.0 && theta <= 3.141592653589793)) {
-      throw std::invalid_argument(fmt::format("patch --theta (half angle, rad) must be in (0, π], got {}", theta));
+      throw std::invalid_argument(
+          fmt::format("patch --theta (half angle, rad) must be in (0, π], got {}", theta));
     }
     const patch::AnnularSector sector = patch::AnnularSector::make(r1, r2, -theta, theta);
     const patch::PatchQuadrature q;
     out = "omega,Ft1,Ft2,N,M1,M2,Mn,power\n";
     for (double x : w) {
-      const patch::Wrench r = q.sector(sector, [&](double, double) { return p; },
-                                       patch::RigidSlip{Vec2(vx, vy), x}, mu);
+      const patch::Wrench r = q.sector(
+          sector, [&](double, double) { return p; }, patch::RigidSlip{Vec2(vx, vy), x}, mu);
       out += fmt::format("{},{},{},{},{},{},{},{}\n", num(x), num(r.force.x()), num(r.force.y()),
                          num(r.force.z()), num(r.moment.x()), num(r.moment.y()), num(r.moment.z()),
                          num(r.power));

@@ -1,7 +1,8 @@
 /// @file
 /// Scene files → Model + State. The reading order follows the file format of
 /// docs/scene-format.md: settings, materials, contacts, then bodies (shapes, mass properties,
-/// initial state). Each section is one function; every check throws SceneError at the offending node.
+/// initial state). Each section is one function; every check throws SceneError at the offending
+/// node.
 
 #include <coulomb/geometry/mass_properties.hpp>
 #include <coulomb/laws/law.hpp>
@@ -9,8 +10,8 @@
 
 #include "scene/yaml_reader.hpp"
 
-#include <Eigen/Eigenvalues>
 #include <fmt/format.h>
+#include <Eigen/Eigenvalues>
 
 #include <cmath>
 #include <fstream>
@@ -32,16 +33,15 @@ namespace {
 using namespace scene_detail;
 
 // Valid names (the scene-file vocabulary).
-const std::vector<std::string> kTopKeys = {"name",      "description", "gravity",
-                                           "time",      "solver",      "output",
-                                           "materials", "contacts",    "default_contact",
-                                           "bodies"};
+const std::vector<std::string> kTopKeys = {
+    "name",      "description", "gravity",         "time",  "solver", "output",
+    "materials", "contacts",    "default_contact", "bodies"};
 const std::vector<std::string> kNormalLaws = {"signorini", "linear", "hertz", "hunt_crossley",
                                               "dis_choc"};
 const std::vector<std::string> kFrictionLaws = {"coulomb", "viscous", "regularized", "stribeck",
                                                 "elastic_stick"};
-const std::vector<std::string> kShapeTypes = {"plane",     "sphere", "box",  "capsule",
-                                              "cylinder",  "ellipsoid", "cone", "convex"};
+const std::vector<std::string> kShapeTypes = {"plane",    "sphere",    "box",  "capsule",
+                                              "cylinder", "ellipsoid", "cone", "convex"};
 const std::vector<std::string> kBodyKeys = {
     "name",    "fixed",          "material", "shapes",      "mass",     "density",
     "inertia", "center_of_mass", "position", "orientation", "velocity", "angular_velocity"};
@@ -61,8 +61,8 @@ void read_time(const Reporter& r, const Field& f, Model& m) {
   if (step_f) m.time_step = positive(r, *step_f, number(r, *step_f));
   if (m.time_step > m.end_time) {
     const Field& at = step_f ? *step_f : *end_f;
-    r.fail(at, fmt::format("time.step ({}) must not exceed time.end ({})", m.time_step,
-                           m.end_time));
+    r.fail(at,
+           fmt::format("time.step ({}) must not exceed time.end ({})", m.time_step, m.end_time));
   }
 }
 
@@ -96,15 +96,16 @@ void read_output(const Reporter& r, const Field& f, OutputSettings& o) {
   auto every = map.get("every");
   auto interval = map.get("interval");
   if (every && interval) {
-    r.fail(interval->key_loc, "give either output.every (steps) or output.interval (seconds), not "
-                              "both");
+    r.fail(interval->key_loc,
+           "give either output.every (steps) or output.interval (seconds), not "
+           "both");
   }
   if (every) {
     o.every = integer(r, *every);
     o.interval = 0.0;
     if (o.every < 1) {
-      r.fail(*every, fmt::format("output.every must be >= 1 (steps), got {}",
-                                 every->node.Scalar()));
+      r.fail(*every,
+             fmt::format("output.every must be >= 1 (steps), got {}", every->node.Scalar()));
     }
   }
   if (interval) {
@@ -116,8 +117,7 @@ void read_output(const Reporter& r, const Field& f, OutputSettings& o) {
 // ---------------------------------------------------------------------------------------------
 // Materials.
 
-void read_materials(const Reporter& r, const Field& f, Model& m,
-                    std::vector<Loc>& name_locs) {
+void read_materials(const Reporter& r, const Field& f, Model& m, std::vector<Loc>& name_locs) {
   for (const Field& e : sequence(r, f)) {
     Material mat;
     Field name_f = e;
@@ -172,8 +172,8 @@ void check_law_param(const Reporter& r, const Field& f, const std::string& key, 
 
 // Keys that must be numbers whenever they appear in a law map.
 bool numeric_key(const std::string& key) {
-  return key == "mu" || key == "mu_s" || key == "mu_k" || key == "restitution" ||
-         key == "radius" || key == "k" || key == "h" || key == "kappa" || key == "regularization";
+  return key == "mu" || key == "mu_s" || key == "mu_k" || key == "restitution" || key == "radius" ||
+         key == "k" || key == "h" || key == "kappa" || key == "regularization";
 }
 
 // A law map: `law` (named laws) plus parameters; numbers go to params, strings to options.
@@ -241,8 +241,8 @@ void read_laws(const Reporter& r, const MapView& map, ContactSpec& c) {
   }
 }
 
-const std::vector<std::string> kLawSections = {"normal",      "friction",  "rolling", "pivoting",
-                                               "soft_finger", "contensou", "rolling_resistance"};
+const std::vector<std::string> kLawSections = {
+    "normal", "friction", "rolling", "pivoting", "soft_finger", "contensou", "rolling_resistance"};
 
 // ---------------------------------------------------------------------------------------------
 // Contact laws through the laws module: every law of a contact is built once by its factory, so
@@ -291,11 +291,12 @@ void validate_laws(const Reporter& r, const ContactSpec& c, const std::string& p
     const double mu = isotropic_mu(*friction);
     for (const char* section : {"soft_finger", "contensou"}) {
       if (section_spec(c, section) != nullptr && std::isnan(mu)) {
-        r.fail(section_loc(c, section),
-               fmt::format("{}.{} needs an isotropic friction law with a finite coefficient "
-                           "(coulomb, regularized, stribeck or elastic_stick, without mu_t1/mu_t2), "
-                           "got friction law '{}'",
-                           path, section, c.friction.law));
+        r.fail(
+            section_loc(c, section),
+            fmt::format("{}.{} needs an isotropic friction law with a finite coefficient "
+                        "(coulomb, regularized, stribeck or elastic_stick, without mu_t1/mu_t2), "
+                        "got friction law '{}'",
+                        path, section, c.friction.law));
       }
     }
     if (c.soft_finger) (void)make_soft_finger_law(*c.soft_finger, mu);
@@ -321,13 +322,14 @@ void validate_laws(const Reporter& r, const ContactSpec& c, const std::string& p
   // Sections that would give the same moment twice, or a distortion without a patch.
   auto clash = [&](const char* a, const char* b, const char* why) {
     if (section_spec(c, a) != nullptr && section_spec(c, b) != nullptr) {
-      r.fail(section_loc(c, b), fmt::format("{}.{} cannot be combined with {}.{}: {}", path, b,
-                                            path, a, why));
+      r.fail(section_loc(c, b),
+             fmt::format("{}.{} cannot be combined with {}.{}: {}", path, b, path, a, why));
     }
   };
   clash("pivoting", "soft_finger", "both give the pivoting moment M_n; keep one");
   clash("pivoting", "contensou", "contensou gives the pivoting moment M_n with the friction force");
-  clash("soft_finger", "contensou", "contensou gives the pivoting moment M_n with the friction force");
+  clash("soft_finger", "contensou",
+        "contensou gives the pivoting moment M_n with the friction force");
   clash("rolling", "rolling_resistance", "both give the rolling moment M_t; keep one");
   if (c.rolling_resistance && !c.contensou) {
     r.fail(section_loc(c, "rolling_resistance"),
@@ -346,9 +348,7 @@ void validate_default_contact(const Reporter& r, const Model& m) {
   const Material none{"", std::numeric_limits<double>::quiet_NaN(),
                       std::numeric_limits<double>::quiet_NaN(),
                       std::numeric_limits<double>::quiet_NaN()};
-  auto material = [&](int i) {
-    return i < 0 ? none : m.materials[static_cast<std::size_t>(i)];
-  };
+  auto material = [&](int i) { return i < 0 ? none : m.materials[static_cast<std::size_t>(i)]; };
   bool any = false;
   for (int i : used) {
     for (int j : used) {
@@ -385,13 +385,14 @@ void read_contacts(const Reporter& r, const Field& f, Model& m) {
       const std::string name = string(r, names[static_cast<std::size_t>(k)]);
       idx[k] = m.material_index(name);
       if (idx[k] < 0) {
-        const std::string valid =
-            defined.empty() ? "no materials are defined (add a 'materials' list)"
-                            : "defined materials: " + join(defined);
+        const std::string valid = defined.empty()
+                                      ? "no materials are defined (add a 'materials' list)"
+                                      : "defined materials: " + join(defined);
         const std::string best = closest(name, defined);
-        r.fail(names[static_cast<std::size_t>(k)],
-               fmt::format("{}: unknown material '{}'{}; {}", names[static_cast<std::size_t>(k)].path,
-                           name, best.empty() ? "" : " (did you mean '" + best + "'?)", valid));
+        r.fail(
+            names[static_cast<std::size_t>(k)],
+            fmt::format("{}: unknown material '{}'{}; {}", names[static_cast<std::size_t>(k)].path,
+                        name, best.empty() ? "" : " (did you mean '" + best + "'?)", valid));
       }
     }
     const int previous = m.contact_spec_index(idx[0], idx[1]);
@@ -538,8 +539,8 @@ MassProperties shapes_mass(const Reporter& r, const std::vector<Shape>& shapes,
           transform(shape_mass_properties(shapes[i].geometry, density), shapes[i].pose_BS);
       total = i == 0 ? mp : combine(total, mp);
     } catch (const std::invalid_argument& e) {
-      r.fail(fields[i], fmt::format("{}: cannot compute its mass properties: {}", fields[i].path,
-                                    e.what()));
+      r.fail(fields[i],
+             fmt::format("{}: cannot compute its mass properties: {}", fields[i].path, e.what()));
     }
   }
   return total;

@@ -25,8 +25,8 @@ LawSpec spec(const std::string& model, const std::string& pressure,
 }
 
 ContensouFrictionLaw law(const std::string& model, const std::string& pressure,
-                         std::map<std::string, double> params = {{"radius", 0.01}},
-                         double mu = 0.3, const LawSpec* rr = nullptr) {
+                         std::map<std::string, double> params = {{"radius", 0.01}}, double mu = 0.3,
+                         const LawSpec* rr = nullptr) {
   return ContensouFrictionLaw(spec(model, pressure, std::move(params)), mu, {}, {}, rr);
 }
 
@@ -38,9 +38,7 @@ using Vec6 = Eigen::Matrix<double, 6, 1>;
 using Vec5 = Eigen::Matrix<double, 5, 1>;
 using Mat56 = Eigen::Matrix<double, 5, 6>;
 
-PatchInput input_of(const Vec6& x) {
-  return {Vec2(x[0], x[1]), x[2], Vec2(x[3], x[4]), x[5]};
-}
+PatchInput input_of(const Vec6& x) { return {Vec2(x[0], x[1]), x[2], Vec2(x[3], x[4]), x[5]}; }
 Vec5 output_of(const PatchResult& r) {
   Vec5 y;
   y << r.force, r.moment, r.rolling_moment;
@@ -75,7 +73,9 @@ void expect_jacobian(const ContensouLaw& law, const Vec6& x, const NormalGeometr
     Vec6 xp = x, xm = x;
     xp[j] += h;
     xm[j] -= h;
-    const Vec5 col = (output_of(law.evaluate(input_of(xp), g)) - output_of(law.evaluate(input_of(xm), g))) / (2 * h);
+    const Vec5 col =
+        (output_of(law.evaluate(input_of(xp), g)) - output_of(law.evaluate(input_of(xm), g))) /
+        (2 * h);
     const double mag = std::max(col.cwiseAbs().maxCoeff(), J.col(j).cwiseAbs().maxCoeff());
     for (int i = 0; i < 5; ++i) {
       EXPECT_NEAR(J(i, j), col[i], tol * std::max(mag, 1e-12))
@@ -90,7 +90,8 @@ void expect_jacobian(const ContensouLaw& law, const Vec6& x, const NormalGeometr
 TEST(ContensouLaw, ExactAndQuadratureAgreeWithTheClosedForm) {
   const double a = 0.01, mu = 0.3, N = 20.0;
   for (const char* p : {"hertz", "uniform"}) {
-    const auto pr = std::string(p) == "hertz" ? contensou::Pressure::hertz : contensou::Pressure::uniform;
+    const auto pr =
+        std::string(p) == "hertz" ? contensou::Pressure::hertz : contensou::Pressure::uniform;
     const ContensouFrictionLaw ex = law("exact", p), qu = law("quadrature", p);
     for (double eps : {0.05, 0.5, 0.99, 1.0, 1.7, 4.0, 30.0}) {
       const double omega = -3.0;
@@ -153,7 +154,8 @@ TEST(ContensouLaw, HertzPatchRadiusMatchesHertzTheory) {
   const HertzNormalLaw hertz(LawSpec{"hertz", {}, {}, {}}, steel, glass);
   for (double delta : {1e-7, 3e-6, 2e-5}) {
     const double N = hertz.evaluate(delta, 0.0, g).force;
-    EXPECT_NEAR(l.patch_radius(N, g), std::sqrt(g.radius * delta), 1e-13 * std::sqrt(g.radius * delta));
+    EXPECT_NEAR(l.patch_radius(N, g), std::sqrt(g.radius * delta),
+                1e-13 * std::sqrt(g.radius * delta));
   }
   // Given radius: independent of N; flat contact without radius: point-contact limit.
   EXPECT_EQ(law("exact", "hertz", {{"radius", 0.004}}).patch_radius(7.0, {}), 0.004);
@@ -204,9 +206,12 @@ TEST(ContensouLaw, DerivativesMatchFiniteDifferences) {
   const LawSpec rr{"rolling_resistance", {{"kappa", 0.3}, {"regularization", 5.0}}, {}, {}};
   for (const std::string& model : kModels) {
     for (const char* p : {"hertz", "uniform"}) {
-      const ContensouFrictionLaw given = law(model, p, {{"radius", 0.01}, {"regularization", 1e-3}});
-      const ContensouFrictionLaw hz(spec(model, p, {{"regularization", 1e-6}}), 0.3, steel, steel, nullptr);
-      const ContensouFrictionLaw dist = law(model, p, {{"radius", 0.01}, {"regularization", 1e-3}}, 0.3, &rr);
+      const ContensouFrictionLaw given =
+          law(model, p, {{"radius", 0.01}, {"regularization", 1e-3}});
+      const ContensouFrictionLaw hz(spec(model, p, {{"regularization", 1e-6}}), 0.3, steel, steel,
+                                    nullptr);
+      const ContensouFrictionLaw dist =
+          law(model, p, {{"radius", 0.01}, {"regularization", 1e-3}}, 0.3, &rr);
       for (double eps : {0.3, 0.97, 1.05, 2.5, 8.0}) {
         const double w = 2.0;
         Vec6 x;
@@ -222,7 +227,8 @@ TEST(ContensouLaw, DerivativesMatchFiniteDifferences) {
         Vec6 xh = x;
         xh[0] *= a_hint / 0.01;
         xh[1] *= a_hint / 0.01;
-        expect_jacobian(hz, xh, g, Vec6(a_hint * w, a_hint * w, w, 1, 1, 2), 1e-6, model + " hertz radius " + p);
+        expect_jacobian(hz, xh, g, Vec6(a_hint * w, a_hint * w, w, 1, 1, 2), 1e-6,
+                        model + " hertz radius " + p);
         // Rolling resistance below and above ω_r.
         for (double roll : {2.0, 9.0}) {
           Vec6 xr = x;
@@ -261,6 +267,30 @@ TEST(ContensouLaw, DissipatedPowerIsNonNegative) {
   EXPECT_EQ(none.friction_power, 0.0);
 }
 
+// The nonsmooth counterparts: at large speed the compliant exact law gives the maximal-dissipation
+// point of the exact limit set, and the ellipsoid model that of the ellipsoid (same μN, a).
+TEST(ContensouLaw, SetValuedCounterpartsMatchTheCompliantLaw) {
+  const double a = 0.01, mu = 0.3, N = 7.0;
+  const Vec2 v(0.03, -0.02);
+  const double omega = 4.0;
+  for (const char* p : {"hertz", "uniform"}) {
+    const ContensouFrictionLaw ex = law("exact", p, {{"radius", a}}, mu);
+    const ContensouLimitSet set = ex.limit_set(N, {});
+    EXPECT_EQ(set.patch_radius, a);
+    EXPECT_EQ(set.radius, mu * N);
+    const ForceMoment fm = set.max_dissipation(v, omega);
+    const PatchResult r = ex.evaluate({v, omega, Vec2::Zero(), N}, {});
+    EXPECT_NEAR((fm.force - r.force).norm(), 0.0, 1e-12 * mu * N) << p;
+    EXPECT_NEAR(fm.moment, r.moment, 1e-12 * mu * N * a) << p;
+    const ContensouFrictionLaw el = law("ellipsoid", p, {{"radius", a}}, mu);
+    const ContensouEllipsoid e = el.ellipsoid(N, {});
+    const PatchResult re = el.evaluate({v, omega, Vec2::Zero(), N}, {});
+    EXPECT_TRUE(e.contains({re.force, re.moment}, 1e-9));
+    const double on = re.force.squaredNorm() + std::pow(re.moment / e.moment_length, 2);
+    EXPECT_NEAR(on, (mu * N) * (mu * N), 1e-12 * (mu * N) * (mu * N)) << p;
+  }
+}
+
 std::string message_of(const std::function<void()>& f) {
   try {
     f();
@@ -276,30 +306,46 @@ TEST(ContensouLaw, ValidationMessagesSayWhatIsValid) {
             "got 'pade33'");
   EXPECT_EQ(message_of([] { (void)law("exact", "parabolic"); }),
             "contensou.pressure: must be one of hertz|uniform, got 'parabolic'");
-  EXPECT_EQ(message_of([] { (void)law("pade11", "hertz", {{"radius", 0.01}, {"c1", 0.1}}); }),
+  EXPECT_EQ(message_of([] {
+              (void)law("pade11", "hertz", {{"radius", 0.01}, {"c1", 0.1}});
+            }),
             "contensou.c1: not a parameter of model 'pade11' (its constants: b, m0, c)");
-  EXPECT_EQ(message_of([] { (void)law("exact", "hertz", {{"radius", 0.01}, {"n", 3}}); }),
+  EXPECT_EQ(message_of([] {
+              (void)law("exact", "hertz", {{"radius", 0.01}, {"n", 3}});
+            }),
             "contensou.n: not a parameter of model 'exact' (it has no constants)");
-  EXPECT_EQ(message_of([] { (void)law("generalized", "hertz", {{"radius", 0.01}, {"k", 0.5}}); }),
+  EXPECT_EQ(message_of([] {
+              (void)law("generalized", "hertz", {{"radius", 0.01}, {"k", 0.5}});
+            }),
             "contensou.k: must be ≥ 1, got 0.5");
-  EXPECT_EQ(message_of([] { (void)law("quadrature", "hertz", {{"radius", 0.01}, {"n_chord", 7.5}}); }),
+  EXPECT_EQ(message_of([] {
+              (void)law("quadrature", "hertz", {{"radius", 0.01}, {"n_chord", 7.5}});
+            }),
             "contensou.n_chord: must be an integer, got 7.5");
-  EXPECT_EQ(message_of([] { (void)law("exact", "hertz", {{"radius", 0.0}}); }),
+  EXPECT_EQ(message_of([] {
+              (void)law("exact", "hertz", {{"radius", 0.0}});
+            }),
             "contensou.radius: must be > 0, got 0");
-  EXPECT_EQ(message_of([] { (void)law("exact", "hertz", {{"radius", 0.01}, {"spin", 1}}); }),
+  EXPECT_EQ(message_of([] {
+              (void)law("exact", "hertz", {{"radius", 0.01}, {"spin", 1}});
+            }),
             "contensou.spin: not a parameter of law 'contensou'");
   EXPECT_EQ(message_of([] { (void)law("exact", "hertz", {}); }),
             "contensou.radius: required unless both materials give young_modulus and "
             "poisson_ratio (the Hertz patch radius a = (3 N R*/(4 E*))^(1/3) needs E*)");
-  EXPECT_NE(message_of([] { (void)law("exact", "hertz", {{"radius", 0.01}}, kInf); })
-                .find("contensou: needs the contact's friction coefficient"),
+  EXPECT_NE(message_of([] {
+              (void)law("exact", "hertz", {{"radius", 0.01}}, kInf);
+            }).find("contensou: needs the contact's friction coefficient"),
             std::string::npos);
   const LawSpec rr{"rolling_resistance", {{"kappa", 1.5}}, {}, {}};
-  EXPECT_EQ(message_of([&] { (void)law("exact", "hertz", {{"radius", 0.01}}, 0.3, &rr); }),
+  EXPECT_EQ(message_of([&] {
+              (void)law("exact", "hertz", {{"radius", 0.01}}, 0.3, &rr);
+            }),
             "rolling_resistance.kappa: must be in [0, 1], got 1.5");
   const LawSpec rr2{"rolling_resistance", {{"regularization", 1.0}}, {}, {}};
-  EXPECT_NE(message_of([&] { (void)law("exact", "hertz", {{"radius", 0.01}}, 0.3, &rr2); })
-                .find("rolling_resistance.kappa: required"),
+  EXPECT_NE(message_of([&] {
+              (void)law("exact", "hertz", {{"radius", 0.01}}, 0.3, &rr2);
+            }).find("rolling_resistance.kappa: required"),
             std::string::npos);
   // The factory and the named constants.
   const auto f = make_contensou_law(spec("pade11", "uniform", {{"radius", 0.01}, {"b", 2.0}}), 0.5);

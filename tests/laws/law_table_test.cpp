@@ -49,14 +49,22 @@ TEST(LawTable, StribeckCurve) {
 TEST(LawTable, ContensouMatchesTheReferenceTable) {
   // reference contensou.md §1, test table (a = 1), 12 digits printed: tolerance 1e-9.
   const double eps[] = {0, 0.25, 0.5, 1, 2, 4};
-  const double fu[] = {0, 0.248031309761, 0.483843755630, 0.848826363157, 0.967687511260, 0.992125239044};
-  const double mu[] = {0.666666666667, 0.635786123608, 0.547748354772, 0.282942121052, 0.127809198284, 0.0628313968234};
-  const double fh[] = {0, 0.289922368910, 0.552233083639, 0.883572933822, 0.974278579257, 0.993707402084};
-  const double mh[] = {0.589048622548, 0.553095947832, 0.455592294002, 0.220893233456, 0.101909332919, 0.0502267870948};
+  const double fu[] = {
+      0, 0.248031309761, 0.483843755630, 0.848826363157, 0.967687511260, 0.992125239044};
+  const double mu[] = {0.666666666667, 0.635786123608, 0.547748354772,
+                       0.282942121052, 0.127809198284, 0.0628313968234};
+  const double fh[] = {
+      0, 0.289922368910, 0.552233083639, 0.883572933822, 0.974278579257, 0.993707402084};
+  const double mh[] = {0.589048622548, 0.553095947832, 0.455592294002,
+                       0.220893233456, 0.101909332919, 0.0502267870948};
   std::string header;
-  const auto h = rows(tabulate_law({"contensou", "--model", "exact", "--pressure", "hertz", "--eps", "0,0.25,0.5,1,2,4"}), &header);
+  const auto h = rows(tabulate_law({"contensou", "--model", "exact", "--pressure", "hertz", "--eps",
+                                    "0,0.25,0.5,1,2,4"}),
+                      &header);
   EXPECT_EQ(header, "eps,F,m");
-  const auto u = rows(tabulate_law({"contensou", "--model", "exact", "--pressure", "uniform", "--eps", "0,0.25,0.5,1,2,4"}), &header);
+  const auto u = rows(tabulate_law({"contensou", "--model", "exact", "--pressure", "uniform",
+                                    "--eps", "0,0.25,0.5,1,2,4"}),
+                      &header);
   for (int i = 0; i < 6; ++i) {
     EXPECT_EQ(h[i][0], eps[i]);
     EXPECT_NEAR(h[i][1], fh[i], 1e-9);
@@ -65,19 +73,24 @@ TEST(LawTable, ContensouMatchesTheReferenceTable) {
     EXPECT_NEAR(u[i][2], mu[i], 1e-9);
   }
   // ε = 10 is printed to 10 digits there: tolerance 1e-9 still holds (5e-11 rounding).
-  const auto t = rows(tabulate_law({"contensou", "--model", "quadrature", "--pressure", "hertz", "--eps", "10"}), &header);
+  const auto t = rows(
+      tabulate_law({"contensou", "--model", "quadrature", "--pressure", "hertz", "--eps", "10"}),
+      &header);
   EXPECT_NEAR(t[0][1], 0.9989989256, 1e-9);
   EXPECT_NEAR(t[0][2], 0.02001432156, 1e-9);
   for (const char* m : {"ellipsoid", "pade11", "pade22", "generalized", "quadrature"}) {
     for (const char* p : {"hertz", "uniform"}) {
-      const auto r = rows(tabulate_law({"contensou", "--model", m, "--pressure", p, "--eps", "0:10:0.01"}), &header);
+      const auto r =
+          rows(tabulate_law({"contensou", "--model", m, "--pressure", p, "--eps", "0:10:0.01"}),
+               &header);
       ASSERT_EQ(r.size(), 1001u);
       // m(0) = 3π/16 (Hertz), 2/3 (uniform) for every model with its default constants.
       EXPECT_NEAR(r[0][2], std::string(p) == "hertz" ? 3 * M_PI / 16 : 2.0 / 3.0, 1e-15) << m << p;
     }
   }
   // A named constant: Padé (1,1) F = ε/(ε + b), b = 3 → F(3) = 1/2.
-  const auto b3 = rows(tabulate_law({"contensou", "--model", "pade11", "--b", "3", "--eps", "3"}), &header);
+  const auto b3 =
+      rows(tabulate_law({"contensou", "--model", "pade11", "--b", "3", "--eps", "3"}), &header);
   EXPECT_NEAR(b3[0][1], 0.5, 1e-16);
 }
 
@@ -87,13 +100,17 @@ TEST(LawTable, NormalAndMomentLaws) {
   EXPECT_EQ(header, "delta,N");
   EXPECT_NEAR(hz[1][1], 1e9 * 1e-6, 1e-6);
   const auto mat = rows(tabulate_law({"hertz", "--young-modulus", "1e9", "--poisson-ratio", "0",
-                                      "--radius", "0.01", "--delta", "1e-4"}), &header);
+                                      "--radius", "0.01", "--delta", "1e-4"}),
+                        &header);
   EXPECT_NEAR(mat[0][1], 4.0 / 3.0 * 0.5e9 * 0.1 * 1e-6, 1e-4);
-  const auto lin = rows(tabulate_law({"linear", "--stiffness", "100", "--damping", "10", "--delta", "0.1", "--rate", "-2,1"}), &header);
+  const auto lin = rows(tabulate_law({"linear", "--stiffness", "100", "--damping", "10", "--delta",
+                                      "0.1", "--rate", "-2,1"}),
+                        &header);
   EXPECT_EQ(header, "delta,rate,N");
   EXPECT_EQ(lin[0][2], 0.0);  // 10 − 20 < 0: no pull
   EXPECT_EQ(lin[1][2], 20.0);
-  const auto piv = rows(tabulate_law({"pivoting", "--h", "0.01", "--normal", "2", "--omega", "5"}), &header);
+  const auto piv =
+      rows(tabulate_law({"pivoting", "--h", "0.01", "--normal", "2", "--omega", "5"}), &header);
   EXPECT_NEAR(piv[0][1], -0.02, 1e-16);
 }
 
@@ -101,8 +118,8 @@ TEST(LawTable, NormalAndMomentLaws) {
 // μN(F v + a m ω) (closed form of the exact law at ε = 0.5: reference table, Hertz).
 TEST(LawTable, ContensouVectorForm) {
   std::string header;
-  const auto r = rows(tabulate_law({"contensou", "--model", "exact", "--radius", "0.01", "--mu", "0.5",
-                                    "--normal", "4", "--omega", "20", "--v", "0.1"}),
+  const auto r = rows(tabulate_law({"contensou", "--model", "exact", "--radius", "0.01", "--mu",
+                                    "0.5", "--normal", "4", "--omega", "20", "--v", "0.1"}),
                       &header);
   EXPECT_EQ(header, "v,Ft1,Ft2,Mn,Mt1,Mt2,power");
   const double F = 3 * M_PI / 32 * 0.5 * (4 - 0.25), m = 3 * M_PI / 128 * (8 - 2 + 3 * 0.0625);
@@ -110,8 +127,8 @@ TEST(LawTable, ContensouVectorForm) {
   EXPECT_NEAR(r[0][3], -2.0 * 0.01 * m, 1e-16);
   EXPECT_NEAR(r[0][6], 2.0 * (F * 0.1 + 0.01 * m * 20), 1e-14);
   // Rolling resistance: M_t = −κ a (1/5) N along −ω̂_t (Hertz).
-  const auto k = rows(tabulate_law({"contensou", "--radius", "0.01", "--kappa", "0.5", "--rolling", "3",
-                                    "--omega", "0", "--v", "0"}),
+  const auto k = rows(tabulate_law({"contensou", "--radius", "0.01", "--kappa", "0.5", "--rolling",
+                                    "3", "--omega", "0", "--v", "0"}),
                       &header);
   EXPECT_NEAR(k[0][4], -0.5 * 0.01 * 0.2, 1e-17);
 }
@@ -125,9 +142,10 @@ TEST(LawTable, ContensouVectorForm) {
 TEST(LawTable, PatchBrakePad) {
   std::string header;
   const double R1 = 0.1, R2 = 0.15, th = 0.4, mu = 0.35, p = 2e5;
-  const auto r = rows(tabulate_law({"patch", "--r-inner", "0.1", "--r-outer", "0.15", "--theta", "0.4",
-                                    "--mu", "0.35", "--pressure", "2e5", "--omega", "-80,30"}),
-                      &header);
+  const auto r =
+      rows(tabulate_law({"patch", "--r-inner", "0.1", "--r-outer", "0.15", "--theta", "0.4", "--mu",
+                         "0.35", "--pressure", "2e5", "--omega", "-80,30"}),
+           &header);
   EXPECT_EQ(header, "omega,Ft1,Ft2,N,M1,M2,Mn,power");
   const double a2 = R2 * R2 - R1 * R1, a3 = R2 * R2 * R2 - R1 * R1 * R1;
   for (const auto& row : r) {
@@ -146,15 +164,16 @@ TEST(LawTable, PatchBrakePad) {
 // `coulomb law --help` names every law of the library.
 TEST(LawTable, HelpListsEveryLaw) {
   const std::string help = law_table_help();
-  for (const char* name : {"signorini", "linear", "hertz", "hunt_crossley", "dis_choc", "coulomb",
-                           "viscous", "regularized", "stribeck", "elastic_stick", "rolling",
-                           "pivoting", "soft_finger", "contensou", "ellipsoid", "pade11", "pade22",
-                           "generalized", "quadrature", "patch", "--kappa"}) {
+  for (const char* name :
+       {"signorini",   "linear",      "hertz",     "hunt_crossley", "dis_choc", "coulomb",
+        "viscous",     "regularized", "stribeck",  "elastic_stick", "rolling",  "pivoting",
+        "soft_finger", "contensou",   "ellipsoid", "pade11",        "pade22",   "generalized",
+        "quadrature",  "patch",       "--kappa"}) {
     EXPECT_NE(help.find(name), std::string::npos) << name;
   }
   std::string header;
-  const auto sf = rows(tabulate_law({"soft_finger", "--radius", "0.01", "--mu", "0.5", "--normal", "2",
-                                     "--omega", "5"}),
+  const auto sf = rows(tabulate_law({"soft_finger", "--radius", "0.01", "--mu", "0.5", "--normal",
+                                     "2", "--omega", "5"}),
                        &header);
   EXPECT_NEAR(sf[0][1], -0.01 * 0.5 * 2, 1e-16);
 }

@@ -40,7 +40,8 @@ TEST(Law, FactoriesBuildEveryNamedLaw) {
   }
   EXPECT_DOUBLE_EQ(make_rolling_law({"", {{"k", 0.002}}, {}, {}})->coefficient(), 0.002);
   EXPECT_DOUBLE_EQ(make_pivoting_law({"", {{"h", 0.003}}, {}, {}})->coefficient(), 0.003);
-  EXPECT_DOUBLE_EQ(make_soft_finger_law({"", {{"radius", 0.01}}, {}, {}}, 0.5)->coefficient(), 0.005);
+  EXPECT_DOUBLE_EQ(make_soft_finger_law({"", {{"radius", 0.01}}, {}, {}}, 0.5)->coefficient(),
+                   0.005);
 }
 
 TEST(Law, ErrorsNameTheKeyTheRangeAndTheMark) {
@@ -53,25 +54,41 @@ TEST(Law, ErrorsNameTheKeyTheRangeAndTheMark) {
   EXPECT_EQ(mark.line, 12);
   EXPECT_EQ(mark.column, 7);
   // Range with two bounds; unknown law; unknown key; missing required key; bad option.
-  EXPECT_EQ(message_of([] { (void)make_normal_law({"signorini", {{"restitution", 1.5}}, {}, {}}); }),
-            "normal.restitution: must be in [0, 1], got 1.5");
-  EXPECT_EQ(message_of([] { (void)make_normal_law({"spring", {}, {}, {}}); }, &key),
-            "normal.law: must be one of signorini|linear|hertz|hunt_crossley|dis_choc, got 'spring'");
-  EXPECT_EQ(key, "normal.law");
-  EXPECT_EQ(message_of([] { (void)make_friction_law({"coulomb", {{"mu", 0.1}, {"muu", 1}}, {}, {}}); }),
-            "friction.muu: not a parameter of law 'coulomb'");
-  EXPECT_NE(message_of([] { (void)make_friction_law({"viscous", {}, {}, {}}); })
-                .find("friction.damping: required"),
-            std::string::npos);
   EXPECT_EQ(message_of([] {
-              (void)make_friction_law({"regularized", {{"mu", 0.1}, {"regularization", 1e-3}},
-                                       {{"form", "cubic"}}, {}});
+              (void)make_normal_law({"signorini", {{"restitution", 1.5}}, {}, {}});
             }),
-            "friction.form: must be one of tanh|linear, got 'cubic'");
-  EXPECT_EQ(message_of([] { (void)make_rolling_law({"", {{"k", -1}}, {}, {}}); }),
+            "normal.restitution: must be in [0, 1], got 1.5");
+  EXPECT_EQ(
+      message_of(
+          [] {
+            (void)make_normal_law({"spring", {}, {}, {}});
+          },
+          &key),
+      "normal.law: must be one of signorini|linear|hertz|hunt_crossley|dis_choc, got 'spring'");
+  EXPECT_EQ(key, "normal.law");
+  EXPECT_EQ(message_of([] {
+              (void)make_friction_law({"coulomb", {{"mu", 0.1}, {"muu", 1}}, {}, {}});
+            }),
+            "friction.muu: not a parameter of law 'coulomb'");
+  EXPECT_NE(message_of([] {
+              (void)make_friction_law({"viscous", {}, {}, {}});
+            }).find("friction.damping: required"),
+            std::string::npos);
+  EXPECT_EQ(
+      message_of([] {
+        (void)make_friction_law(
+            {"regularized", {{"mu", 0.1}, {"regularization", 1e-3}}, {{"form", "cubic"}}, {}});
+      }),
+      "friction.form: must be one of tanh|linear, got 'cubic'");
+  EXPECT_EQ(message_of([] {
+              (void)make_rolling_law({"", {{"k", -1}}, {}, {}});
+            }),
             "rolling.k: must be ≥ 0, got -1");
-  EXPECT_EQ(message_of([] { (void)make_friction_law({"regularized", {{"mu", 0.1}, {"regularization", 0}}, {}, {}}); }),
-            "friction.regularization: must be > 0, got 0");
+  EXPECT_EQ(
+      message_of([] {
+        (void)make_friction_law({"regularized", {{"mu", 0.1}, {"regularization", 0}}, {}, {}});
+      }),
+      "friction.regularization: must be > 0, got 0");
 }
 
 TEST(Law, LawErrorIsAnInvalidArgument) {
@@ -102,7 +119,8 @@ TEST(Law, EveryLawReportsItsDissipatedPower) {
       const double delta = 1e-4;
       const NormalResult r = law->evaluate(delta, rate, {0.01});
       const double elastic = law->evaluate(delta, 0.0, {0.01}).force;
-      EXPECT_NEAR(r.power, (r.force - elastic) * rate, 1e-12 * std::max(1.0, std::abs(r.power))) << s.law;
+      EXPECT_NEAR(r.power, (r.force - elastic) * rate, 1e-12 * std::max(1.0, std::abs(r.power)))
+          << s.law;
       EXPECT_GE(r.power, 0.0) << s.law;
     }
   }
@@ -110,7 +128,10 @@ TEST(Law, EveryLawReportsItsDissipatedPower) {
       {"coulomb", {{"mu", 0.3}}, {}, {}},
       {"viscous", {{"damping", 2.0}}, {}, {}},
       {"regularized", {{"mu", 0.3}, {"regularization", 1e-3}}, {}, {}},
-      {"stribeck", {{"mu_s", 0.5}, {"mu_k", 0.3}, {"stribeck_velocity", 0.01}, {"viscous", 1.0}}, {}, {}},
+      {"stribeck",
+       {{"mu_s", 0.5}, {"mu_k", 0.3}, {"stribeck_velocity", 0.01}, {"viscous", 1.0}},
+       {},
+       {}},
       {"elastic_stick", {{"mu", 0.3}, {"stiffness", 1e4}}, {}, {}}};
   for (const LawSpec& s : frictions) {
     const auto law = make_friction_law(s);

@@ -19,7 +19,8 @@
 ///    instantaneous centre (contensou::Quadrature, n_angle × n_chord nodes; ≤ 2e-11 relative with
 ///    the defaults): force and moment from the vector integrals; derivatives from the closed form
 ///    of the same integral model (they agree with the quadrature to its accuracy);
-///  - ellipsoid: maximal dissipation on the Contensou ellipsoid ‖F_t‖² + (M_n/ā)² ≤ (μN)², ā = m0 a:
+///  - ellipsoid: maximal dissipation on the Contensou ellipsoid ‖F_t‖² + (M_n/ā)² ≤ (μN)², ā = m0
+///  a:
 ///    F = ε/√(ε² + m0²), m = m0²/√(ε² + m0²) (the compliant counterpart of the nonsmooth set).
 /// The rolling-resistance part (rolling_resistance given): σ = σ0 (1 + κ_eff x'/a), x' along d;
 /// (T_x, M_x), (T_y, M_y) are the integrals of the integral model with the zero-load pressure
@@ -68,6 +69,7 @@
 /// A 22 (2003); Kireenkov, Mech. Solids 43 (2008); Kudra, Szewc, Wojtunik, Awrejcewicz, MSSP 2016.
 
 #include <coulomb/laws/contensou.hpp>
+#include <coulomb/laws/contensou_set.hpp>
 #include <coulomb/laws/law.hpp>
 
 #include <cstdint>
@@ -75,7 +77,14 @@
 namespace coulomb {
 
 /// The model of F(ε), m(ε).
-enum class ContensouModel : std::uint8_t { ellipsoid, exact, pade11, pade22, generalized, quadrature };
+enum class ContensouModel : std::uint8_t {
+  ellipsoid,
+  exact,
+  pade11,
+  pade22,
+  generalized,
+  quadrature
+};
 
 /// F, m and their ε-derivatives of one model at ε (ε = 0 allowed; ε = ∞ is handled by the caller).
 struct ContensouCurve {
@@ -102,6 +111,14 @@ class ContensouFrictionLaw final : public ContensouLaw {
   [[nodiscard]] ContensouCurve curve(double eps) const;
   /// lim_{ε→∞} ε m(ε) (the moment's 1/ε tail) [-].
   [[nodiscard]] double moment_tail() const;
+
+  /// The set-valued counterparts for the nonsmooth formulation at normal force N [N] (patch radius
+  /// from patch_radius(N, geometry)): the Contensou ellipsoid ‖F_t‖² + (M_n/ā)² ≤ (μN)², ā = m0 a,
+  /// and the exact limit set of the pressure. Setup-time helpers (they do not allocate).
+  [[nodiscard]] ContensouEllipsoid ellipsoid(double normal_force,
+                                             const NormalGeometry& geometry) const;
+  [[nodiscard]] ContensouLimitSet limit_set(double normal_force,
+                                            const NormalGeometry& geometry) const;
 
  private:
   ContensouModel model_ = ContensouModel::exact;

@@ -23,17 +23,18 @@
 /// Sign conventions (DESIGN.md §1)
 /// --------------------------------
 /// The normal n points from body 1 to body 2; gap g > 0 separated; penetration δ = −g and its rate
-/// δ̇ = −v_n. Contact frame (t1, t2, n) right-handed; all 2-D vectors here are components on (t1, t2).
-/// Slip v = v_{I∈2} − v_{I∈1}, sliding v_t its tangential part; ω = ω_2 − ω_1, spin ω_n = ω·n,
+/// δ̇ = −v_n. Contact frame (t1, t2, n) right-handed; all 2-D vectors here are components on (t1,
+/// t2). Slip v = v_{I∈2} − v_{I∈1}, sliding v_t its tangential part; ω = ω_2 − ω_1, spin ω_n = ω·n,
 /// rolling ω_t = n × (ω × n). Forces and moments are the action of body 1 on body 2: R = N n + F_t,
-/// M = M_n n + M_t; N ≥ 0; friction opposes v_t, the pivoting moment opposes ω_n, the rolling moment
-/// opposes ω_t.
+/// M = M_n n + M_t; N ≥ 0; friction opposes v_t, the pivoting moment opposes ω_n, the rolling
+/// moment opposes ω_t.
 ///
 /// Energy
 /// ------
 /// Four kinds of dissipated power, each ≥ 0 (EnergyKind): normal (the damping part of the normal
-/// force, (N − N_elastic) δ̇), friction (−F_t·v_t minus the power stored in an elastic-stick spring),
-/// rolling (−M_t·ω_t), pivoting (−M_n ω_n). Elastic parts report their stored energy instead.
+/// force, (N − N_elastic) δ̇), friction (−F_t·v_t minus the power stored in an elastic-stick
+/// spring), rolling (−M_t·ω_t), pivoting (−M_n ω_n). Elastic parts report their stored energy
+/// instead.
 
 #include <coulomb/collision/contact_point.hpp>
 #include <coulomb/math/types.hpp>
@@ -83,10 +84,10 @@ struct NormalGeometry {
 
 /// Normal force of a compliant law and its derivatives.
 struct NormalResult {
-  double force = 0.0;         ///< N ≥ 0 [N]
-  double d_delta = 0.0;       ///< ∂N/∂δ [N/m]
-  double d_rate = 0.0;        ///< ∂N/∂δ̇ [N s/m]
-  double power = 0.0;         ///< dissipated power (N − N_elastic) δ̇ ≥ 0 [W]
+  double force = 0.0;    ///< N ≥ 0 [N]
+  double d_delta = 0.0;  ///< ∂N/∂δ [N/m]
+  double d_rate = 0.0;   ///< ∂N/∂δ̇ [N s/m]
+  double power = 0.0;    ///< dissipated power (N − N_elastic) δ̇ ≥ 0 [W]
 };
 
 /// A normal contact law.
@@ -113,10 +114,10 @@ class NormalLaw {
 
 /// Per-contact friction memory; lives in the simulation State. Default: slipping, no anchor.
 struct FrictionMemory {
-  bool sticking = false;             ///< previous state: stick (true) or slip (false)
-  Vec2 anchor_force = Vec2::Zero();  ///< F0: tangential force when the anchor was set [N]
-  Vec2 anchor = Vec2::Zero();        ///< x0: tangential displacement where slip stopped [m]
-  Vec2 previous_slip = Vec2::Zero(); ///< v_t at the previous evaluation that was committed [m/s]
+  bool sticking = false;              ///< previous state: stick (true) or slip (false)
+  Vec2 anchor_force = Vec2::Zero();   ///< F0: tangential force when the anchor was set [N]
+  Vec2 anchor = Vec2::Zero();         ///< x0: tangential displacement where slip stopped [m]
+  Vec2 previous_slip = Vec2::Zero();  ///< v_t at the previous evaluation that was committed [m/s]
 };
 
 /// Kinematic input of a friction law.
@@ -129,13 +130,13 @@ struct TangentialInput {
 
 /// Friction force of a compliant law, its derivatives and the updated memory.
 struct TangentialResult {
-  Vec2 force = Vec2::Zero();     ///< F_t [N]
-  Mat2 d_slip = Mat2::Zero();    ///< ∂F_t/∂v_t [N s/m]
-  Vec2 d_normal = Vec2::Zero();  ///< ∂F_t/∂N [-]
+  Vec2 force = Vec2::Zero();           ///< F_t [N]
+  Mat2 d_slip = Mat2::Zero();          ///< ∂F_t/∂v_t [N s/m]
+  Vec2 d_normal = Vec2::Zero();        ///< ∂F_t/∂N [-]
   Mat2 d_displacement = Mat2::Zero();  ///< ∂F_t/∂x_t [N/m] (elastic stick; 0 otherwise)
-  double power = 0.0;            ///< dissipated power ≥ 0 [W]
-  double stored = 0.0;           ///< elastic energy in a stick spring [J]
-  FrictionMemory memory;         ///< memory to commit if this evaluation ends the step
+  double power = 0.0;                  ///< dissipated power ≥ 0 [W]
+  double stored = 0.0;                 ///< elastic energy in a stick spring [J]
+  FrictionMemory memory;               ///< memory to commit if this evaluation ends the step
 };
 
 /// A friction law. Set-valued laws (Coulomb) also give their cone for the nonsmooth formulation.
@@ -205,29 +206,30 @@ struct PatchInput {
 /// Friction force, pivoting moment and rolling-resistance moment of a patch, with derivatives.
 /// Row vectors (∂scalar/∂vector) are stored as Vec2.
 struct PatchResult {
-  Vec2 force = Vec2::Zero();           ///< F_t [N]
-  double moment = 0.0;                 ///< M_n [N m]
-  Vec2 rolling_moment = Vec2::Zero();  ///< M_t [N m] (rolling resistance; 0 without it)
-  double patch_radius = 0.0;           ///< a used [m]
-  Mat2 dforce_dslip = Mat2::Zero();    ///< ∂F_t/∂v_t [N s/m]
-  Vec2 dforce_dspin = Vec2::Zero();    ///< ∂F_t/∂ω_n [N s]
-  Mat2 dforce_drolling = Mat2::Zero(); ///< ∂F_t/∂ω_t [N s]
-  Vec2 dforce_dnormal = Vec2::Zero();  ///< ∂F_t/∂N [-]
-  Vec2 dmoment_dslip = Vec2::Zero();   ///< ∂M_n/∂v_t [N s]
-  double dmoment_dspin = 0.0;          ///< ∂M_n/∂ω_n [N m s]
-  Vec2 dmoment_drolling = Vec2::Zero();///< ∂M_n/∂ω_t [N m s]
-  double dmoment_dnormal = 0.0;        ///< ∂M_n/∂N [m]
-  Mat2 drolling_drolling = Mat2::Zero(); ///< ∂M_t/∂ω_t [N m s]
-  Vec2 drolling_dnormal = Vec2::Zero();  ///< ∂M_t/∂N [m]
-  double friction_power = 0.0;  ///< −F_t·v_t [W]
-  double pivoting_power = 0.0;  ///< −M_n ω_n [W]
-  double rolling_power = 0.0;   ///< −M_t·ω_t ≥ 0 [W]
-  bool set_valued = false;      ///< v_t = ω_n = 0 without regularisation: zeros returned
+  Vec2 force = Vec2::Zero();              ///< F_t [N]
+  double moment = 0.0;                    ///< M_n [N m]
+  Vec2 rolling_moment = Vec2::Zero();     ///< M_t [N m] (rolling resistance; 0 without it)
+  double patch_radius = 0.0;              ///< a used [m]
+  Mat2 dforce_dslip = Mat2::Zero();       ///< ∂F_t/∂v_t [N s/m]
+  Vec2 dforce_dspin = Vec2::Zero();       ///< ∂F_t/∂ω_n [N s]
+  Mat2 dforce_drolling = Mat2::Zero();    ///< ∂F_t/∂ω_t [N s]
+  Vec2 dforce_dnormal = Vec2::Zero();     ///< ∂F_t/∂N [-]
+  Vec2 dmoment_dslip = Vec2::Zero();      ///< ∂M_n/∂v_t [N s]
+  double dmoment_dspin = 0.0;             ///< ∂M_n/∂ω_n [N m s]
+  Vec2 dmoment_drolling = Vec2::Zero();   ///< ∂M_n/∂ω_t [N m s]
+  double dmoment_dnormal = 0.0;           ///< ∂M_n/∂N [m]
+  Mat2 drolling_drolling = Mat2::Zero();  ///< ∂M_t/∂ω_t [N m s]
+  Vec2 drolling_dnormal = Vec2::Zero();   ///< ∂M_t/∂N [m]
+  double friction_power = 0.0;            ///< −F_t·v_t [W]
+  double pivoting_power = 0.0;            ///< −M_n ω_n [W]
+  double rolling_power = 0.0;             ///< −M_t·ω_t ≥ 0 [W]
+  bool set_valued = false;                ///< v_t = ω_n = 0 without regularisation: zeros returned
 };
 
 /// A coupled sliding–spinning law: F_t and M_n together from (v_t, ω_n, N, patch radius), and the
-/// rolling-resistance moment M_t when the patch pressure is distorted (coulomb/laws/contensou_law.hpp).
-/// Power: friction_power + pivoting_power ≥ 0 always; each is ≥ 0 without rolling resistance.
+/// rolling-resistance moment M_t when the patch pressure is distorted
+/// (coulomb/laws/contensou_law.hpp). Power: friction_power + pivoting_power ≥ 0 always; each is ≥ 0
+/// without rolling resistance.
 class ContensouLaw {
  public:
   virtual ~ContensouLaw() = default;
@@ -266,7 +268,7 @@ class ContensouLaw {
 /// contact's friction coefficient μ (kinetic), the two materials (E, ν for the Hertz patch radius
 /// when `radius` is omitted) and, if given, `rolling_resistance: {kappa, regularization}`.
 [[nodiscard]] std::unique_ptr<ContensouLaw> make_contensou_law(
-    const LawSpec& spec, double mu, const Material& material1 = {},
-    const Material& material2 = {}, const LawSpec* rolling_resistance = nullptr);
+    const LawSpec& spec, double mu, const Material& material1 = {}, const Material& material2 = {},
+    const LawSpec* rolling_resistance = nullptr);
 
 }  // namespace coulomb
