@@ -75,9 +75,8 @@ std::vector<Vec3> hcp_heap(int n) {
   // The n sites of smallest key (ties by lattice order), kept in lattice order.
   std::vector<int> order(sites.size());
   std::iota(order.begin(), order.end(), 0);
-  std::nth_element(order.begin(), order.begin() + n, order.end(), [&](int a, int b) {
-    return key[a] < key[b] || (key[a] == key[b] && a < b);
-  });
+  std::nth_element(order.begin(), order.begin() + n, order.end(),
+                   [&](int a, int b) { return key[a] < key[b] || (key[a] == key[b] && a < b); });
   order.resize(n);
   std::sort(order.begin(), order.end());
   std::vector<Vec3> heap;
@@ -135,8 +134,8 @@ void brute_force(const BroadphaseInput& in, std::vector<ShapePair>& pairs) {
 void set_counters(benchmark::State& state, std::size_t shapes, std::size_t pairs) {
   state.counters["shapes"] = static_cast<double>(shapes);
   state.counters["pairs"] = static_cast<double>(pairs);
-  state.counters["shapes/s"] =
-      benchmark::Counter(static_cast<double>(shapes), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["shapes/s"] = benchmark::Counter(static_cast<double>(shapes),
+                                                  benchmark::Counter::kIsIterationInvariantRate);
 }
 
 // Steady state: one step of a warm broadphase, frames cycled.
@@ -250,7 +249,8 @@ void run_bullet(benchmark::State& state, bool stirred) {
   // pair of the cache for each proxy.
   btOverlappingPairCache* cache = bp.getOverlappingPairCache();
   while (cache->getNumOverlappingPairs() > 0) {
-    const btBroadphasePair& p = cache->getOverlappingPairArrayPtr()[cache->getNumOverlappingPairs() - 1];
+    const btBroadphasePair& p =
+        cache->getOverlappingPairArrayPtr()[cache->getNumOverlappingPairs() - 1];
     cache->removeOverlappingPair(p.m_pProxy0, p.m_pProxy1, &dispatcher);
   }
   for (btBroadphaseProxy* p : proxies) bp.destroyProxy(p, &dispatcher);

@@ -31,7 +31,8 @@ class Simulation {
       const StepReport& r = coulomb::step(scene_.model, scene_.state, ws_);
       if (r.active_contacts > 0) stats_.add(r.solver, scene_.state.time);
       if (!r.finite)
-        throw std::runtime_error("the state became non-finite at t = " + std::to_string(scene_.state.time) + " s");
+        throw std::runtime_error(
+            "the state became non-finite at t = " + std::to_string(scene_.state.time) + " s");
     }
     stepped_ = true;
   }
@@ -117,8 +118,8 @@ class Simulation {
   // The contacts of the last step as arrays keyed by the contacts.csv columns.
   py::dict contacts() const {
     const std::size_t n = stepped_ ? contact_row_count(ws_) : 0;
-    const char* names[] = {"px", "py", "pz", "nx", "ny", "nz", "gap", "fn", "ft1", "ft2", "mn",
-                           "mt1", "mt2", "vn", "vt1", "vt2", "spin", "roll1", "roll2"};
+    const char* names[] = {"px", "py",  "pz",  "nx", "ny",  "nz",  "gap",  "fn",    "ft1",  "ft2",
+                           "mn", "mt1", "mt2", "vn", "vt1", "vt2", "spin", "roll1", "roll2"};
     constexpr int kColumns = 19;
     std::vector<py::array_t<double>> cols;
     for (int c = 0; c < kColumns; ++c) cols.emplace_back(static_cast<py::ssize_t>(n));
@@ -127,11 +128,11 @@ class Simulation {
     py::list state;
     for (std::size_t k = 0; k < n; ++k) {
       const ContactRow row = contact_row(scene_.model, ws_, k);
-      const double values[kColumns] = {row.point.x(), row.point.y(), row.point.z(), row.normal.x(),
-                                       row.normal.y(), row.normal.z(), row.gap, row.force.x(),
-                                       row.force.y(), row.force.z(), row.moment.x(), row.moment.y(),
-                                       row.moment.z(), row.velocity.x(), row.velocity.y(),
-                                       row.velocity.z(), row.rates.x(), row.rates.y(), row.rates.z()};
+      const double values[kColumns] = {
+          row.point.x(),    row.point.y(),  row.point.z(),  row.normal.x(),   row.normal.y(),
+          row.normal.z(),   row.gap,        row.force.x(),  row.force.y(),    row.force.z(),
+          row.moment.x(),   row.moment.y(), row.moment.z(), row.velocity.x(), row.velocity.y(),
+          row.velocity.z(), row.rates.x(),  row.rates.y(),  row.rates.z()};
       for (int c = 0; c < kColumns; ++c) cols[c].mutable_at(k) = values[c];
       time.mutable_at(k) = scene_.state.time;
       body1.mutable_at(k) = row.body1;
@@ -236,35 +237,43 @@ PYBIND11_MODULE(_coulomb, m) {
   m.doc() = "coulomb: rigid bodies in frictional contact (C++ core)";
   py::register_exception<SceneError>(m, "SceneError", PyExc_ValueError);
 
-  m.def("load_file", [](const std::string& path) { return Simulation(load_scene_file(path)); },
-        py::arg("path"));
-  m.def("load_text", [](const std::string& text, const std::string& name) {
-          return Simulation(load_scene_text(text, name));
-        }, py::arg("text"), py::arg("name"));
+  m.def(
+      "load_file", [](const std::string& path) { return Simulation(load_scene_file(path)); },
+      py::arg("path"));
+  m.def(
+      "load_text",
+      [](const std::string& text, const std::string& name) {
+        return Simulation(load_scene_text(text, name));
+      },
+      py::arg("text"), py::arg("name"));
   m.def("law", &tabulate, py::arg("args"),
         "Tabulates a law like `coulomb law ARGS...`; returns {column: array}");
-  m.def("validate", &run_validation, py::arg("cases"), py::arg("quick"), py::arg("out") = py::none(),
-        "Runs validation cases; returns the report as JSON text");
+  m.def("validate", &run_validation, py::arg("cases"), py::arg("quick"),
+        py::arg("out") = py::none(), "Runs validation cases; returns the report as JSON text");
   m.def("validation_cases", [] {
     std::vector<std::string> names;
     for (const auto& c : validate::validation_cases()) names.push_back(c.name);
     return names;
   });
-  m.def("builtin_scene_text", [](const std::string& name) { return std::string(builtin_scene_text(name)); });
+  m.def("builtin_scene_text",
+        [](const std::string& name) { return std::string(builtin_scene_text(name)); });
 
   py::class_<Simulation>(m, "Simulation")
       .def("step", &Simulation::step, py::arg("n") = 1)
       .def("run", &Simulation::run, py::arg("end") = py::none())
       .def("write", &Simulation::write, py::arg("directory"))
       .def_property_readonly("time", [](const Simulation& s) { return s.scene().state.time; })
-      .def_property_readonly("time_step", [](const Simulation& s) { return s.scene().model.time_step; })
-      .def_property_readonly("end_time", [](const Simulation& s) { return s.scene().model.end_time; })
+      .def_property_readonly("time_step",
+                             [](const Simulation& s) { return s.scene().model.time_step; })
+      .def_property_readonly("end_time",
+                             [](const Simulation& s) { return s.scene().model.end_time; })
       .def_property_readonly("name", [](const Simulation& s) { return s.scene().model.name; })
-      .def_property_readonly("bodies", [](const Simulation& s) {
-        std::vector<std::string> names;
-        for (const auto& b : s.scene().model.bodies) names.push_back(b.name);
-        return names;
-      })
+      .def_property_readonly("bodies",
+                             [](const Simulation& s) {
+                               std::vector<std::string> names;
+                               for (const auto& b : s.scene().model.bodies) names.push_back(b.name);
+                               return names;
+                             })
       .def("positions", &Simulation::positions)
       .def("orientations", &Simulation::orientations)
       .def("velocities", &Simulation::velocities)

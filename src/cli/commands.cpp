@@ -12,7 +12,7 @@ namespace {
 PlotArgs g_plot_args;  // parsed-argument storage of the program's single App (CLI layer only)
 FclibArgs g_fclib_args;
 ValidateArgs g_validate_args;
-}
+}  // namespace
 
 void add_commands(CLI::App& app) {
   add_law_command(app);

@@ -2,8 +2,9 @@
 // CSV row per file on stdout: file,contacts,solver,status,iterations,error,time_s. The error is
 // recomputed here from the returned r (u = W r + q, contact_error), independently of the solver's
 // own stopping test. With --repeat N each file is solved N times and the fastest time is reported
-// (the solves are deterministic, so the other columns are those of every repetition). Every file is read before any is solved: a file that cannot be read gives one
-// line on stderr naming it and exit status 2, with nothing on stdout.
+// (the solves are deterministic, so the other columns are those of every repetition). Every file is
+// read before any is solved: a file that cannot be read gives one line on stderr naming it and exit
+// status 2, with nothing on stdout.
 #include "cli/fclib_command.hpp"
 
 #include <coulomb/nonsmooth/fclib_io.hpp>

@@ -10,9 +10,9 @@
 namespace coulomb::cli {
 
 struct FclibArgs {
-  std::vector<std::string> files;  ///< FCLIB HDF5 files
-  std::string solver = "auto";     ///< nsgs, prox or auto
-  double tolerance = 1e-8;         ///< error tolerance [-]
+  std::vector<std::string> files;                             ///< FCLIB HDF5 files
+  std::string solver = "auto";                                ///< nsgs, prox or auto
+  double tolerance = 1e-8;                                    ///< error tolerance [-]
   double max_time = std::numeric_limits<double>::infinity();  ///< per file [s]
   int max_iterations = 10000;      ///< NSGS sweeps / PROX Newton iterations (each)
   int check_interval = 20;         ///< NSGS: at most this many sweeps between error evaluations

@@ -2,9 +2,9 @@
 
 #include <coulomb/laws/law_table.hpp>
 
+#include <fmt/format.h>
 #include <cstdio>
 #include <cstdlib>
-#include <fmt/format.h>
 
 namespace coulomb::cli {
 

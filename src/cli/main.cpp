@@ -2,9 +2,9 @@
 #include <coulomb/io/run.hpp>
 #include <coulomb/scene/scene.hpp>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -55,10 +55,10 @@ struct RunArgs {
 };
 
 int run_command(const RunArgs& args) {
-  coulomb::Scene scene = args.scene.empty()
-                             ? coulomb::load_scene_text(coulomb::builtin_scene_text("default"),
-                                                        "builtin:default")
-                             : coulomb::load_scene_file(args.scene);
+  coulomb::Scene scene =
+      args.scene.empty()
+          ? coulomb::load_scene_text(coulomb::builtin_scene_text("default"), "builtin:default")
+          : coulomb::load_scene_file(args.scene);
   if (args.end) {
     if (!(*args.end > 0.0)) throw std::invalid_argument("--end: must be > 0");
     scene.model.end_time = *args.end;
@@ -69,7 +69,8 @@ int run_command(const RunArgs& args) {
   }
   coulomb::RunOptions options;
   options.output_directory =
-      args.out.empty() ? (std::filesystem::path("coulomb-out") / scene.model.name).string() : args.out;
+      args.out.empty() ? (std::filesystem::path("coulomb-out") / scene.model.name).string()
+                       : args.out;
   options.scene_source = args.scene.empty() ? "builtin:default" : args.scene;
   options.dump_problems_directory = args.dump_problems;
   ProgressBar bar(!args.quiet);
@@ -77,23 +78,27 @@ int run_command(const RunArgs& args) {
   const coulomb::RunResult result = coulomb::run(scene.model, scene.state, options);
   if (!args.quiet) {
     const auto& st = result.solver;
-    fmt::print("coulomb {}: scene '{}', {} steps of {} s to t = {} s in {:.3f} s\n", COULOMB_VERSION,
-               scene.model.name, result.steps, scene.model.time_step, scene.state.time,
-               result.wall_time_s);
+    fmt::print("coulomb {}: scene '{}', {} steps of {} s to t = {} s in {:.3f} s\n",
+               COULOMB_VERSION, scene.model.name, result.steps, scene.model.time_step,
+               scene.state.time, result.wall_time_s);
     fmt::print("solver: {} solves, worst error {:.3g}, mean {:.3g} iterations, {} not converged\n",
                st.solves, st.worst_error, st.mean_iterations, st.not_converged);
     for (std::size_t b = 0; b < scene.model.bodies.size(); ++b) {
       if (scene.model.bodies[b].fixed) continue;
       const auto& x = scene.state.x_WC[b];
       const auto& v = scene.state.v_WC[b];
-      fmt::print("  {}: position ({:.6g}, {:.6g}, {:.6g}) m, velocity ({:.6g}, {:.6g}, {:.6g}) m/s\n",
-                 scene.model.bodies[b].name, x.x(), x.y(), x.z(), v.x(), v.y(), v.z());
+      fmt::print(
+          "  {}: position ({:.6g}, {:.6g}, {:.6g}) m, velocity ({:.6g}, {:.6g}, {:.6g}) m/s\n",
+          scene.model.bodies[b].name, x.x(), x.y(), x.z(), v.x(), v.y(), v.z());
     }
-    fmt::print("results: {}/ (trajectory.csv, contacts.csv, energy.csv, solver.csv, summary.json, replay.html)\n",
-               result.output_directory);
+    fmt::print(
+        "results: {}/ (trajectory.csv, contacts.csv, energy.csv, solver.csv, summary.json, "
+        "replay.html)\n",
+        result.output_directory);
   }
   if (!result.finite) {
-    fmt::print(stderr, "error: the state became non-finite at t = {} s; outputs hold the run up to there\n",
+    fmt::print(stderr,
+               "error: the state became non-finite at t = {} s; outputs hold the run up to there\n",
                scene.state.time);
     return 1;
   }

@@ -1,4 +1,5 @@
-// `coulomb plot OUTDIR`: PNG figures of a run, drawn by the Python module (coulomb.plot, matplotlib).
+// `coulomb plot OUTDIR`: PNG figures of a run, drawn by the Python module (coulomb.plot,
+// matplotlib).
 #include "cli/plot_command.hpp"
 
 #include <fmt/format.h>
@@ -21,8 +22,10 @@ std::string python_package_dir() {
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return {};
   const fs::path dir = exe.parent_path();
-  for (const fs::path& candidate : {dir / ".." / ".." / "python", dir / ".." / "lib" / "python3" / "dist-packages"}) {
-    if (fs::exists(candidate / "coulomb" / "plot.py")) return fs::weakly_canonical(candidate).string();
+  for (const fs::path& candidate :
+       {dir / ".." / ".." / "python", dir / ".." / "lib" / "python3" / "dist-packages"}) {
+    if (fs::exists(candidate / "coulomb" / "plot.py"))
+      return fs::weakly_canonical(candidate).string();
   }
   return {};
 }
@@ -30,7 +33,8 @@ std::string python_package_dir() {
 }  // namespace
 
 void add_plot_command(CLI::App& app, PlotArgs& args) {
-  CLI::App* cmd = app.add_subcommand("plot", "Write PNG figures of a run's outputs (needs python3-matplotlib)");
+  CLI::App* cmd =
+      app.add_subcommand("plot", "Write PNG figures of a run's outputs (needs python3-matplotlib)");
   cmd->add_option("outdir", args.outdir, "Folder written by `coulomb run`")->required();
   cmd->add_option("--out", args.plots, "Folder for the figures (default: OUTDIR/plots)");
 }
@@ -38,9 +42,12 @@ void add_plot_command(CLI::App& app, PlotArgs& args) {
 int run_plot_command(const PlotArgs& args) {
   const std::string package = python_package_dir();
   if (package.empty())
-    throw std::runtime_error("plot: the coulomb Python package was not found next to this program (build it with pybind11-dev)");
+    throw std::runtime_error(
+        "plot: the coulomb Python package was not found next to this program (build it with "
+        "pybind11-dev)");
   const char* env_python = std::getenv("COULOMB_PYTHON");
-  const std::string python = env_python ? env_python : (fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3");
+  const std::string python =
+      env_python ? env_python : (fs::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3");
   std::vector<std::string> argv_s = {python, "-m", "coulomb.plot", args.outdir};
   if (!args.plots.empty()) {
     argv_s.push_back("--out");

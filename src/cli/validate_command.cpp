@@ -48,8 +48,8 @@ int run_validate_command(const ValidateArgs& args) {
                  c.quantity, c.measured, c.expected, c.error, c.tolerance);
     }
   }
-  fmt::print("validation: {} of {} cases pass{} in {:.1f} s; report: {}/report.md, report.json\n", passed,
-             report.cases.size(), report.quick ? " (quick)" : "", report.wall_time_s, out);
+  fmt::print("validation: {} of {} cases pass{} in {:.1f} s; report: {}/report.md, report.json\n",
+             passed, report.cases.size(), report.quick ? " (quick)" : "", report.wall_time_s, out);
   std::fflush(stdout);
   return report.passed ? 0 : 1;
 }

@@ -9,11 +9,11 @@
 namespace coulomb::cli {
 
 struct ValidateArgs {
-  bool quick = false;               ///< the short form (CI)
-  std::string out;                  ///< report folder (default: coulomb-out/validation)
-  std::vector<std::string> cases;   ///< empty: all
-  bool list = false;                ///< list the cases and exit
-  bool quiet = false;               ///< no per-case lines
+  bool quick = false;              ///< the short form (CI)
+  std::string out;                 ///< report folder (default: coulomb-out/validation)
+  std::vector<std::string> cases;  ///< empty: all
+  bool list = false;               ///< list the cases and exit
+  bool quiet = false;              ///< no per-case lines
 };
 void add_validate_command(CLI::App& app, ValidateArgs& args);
 /// Exit status: 0 if every case passes, 1 if one fails (2 for bad arguments, by the caller).

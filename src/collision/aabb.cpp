@@ -31,8 +31,10 @@ Aabb compute_aabb(const Geometry& geometry, const Pose& X_WS, double margin) {
         const int j = (i + 1) % 3, k = (i + 2) % 3;
         if (n[j] == 0.0 && n[k] == 0.0 && n[i] != 0.0) {
           // n = ±e_i exactly: the solid is e_i·x <= off (n = +e_i) or >= -off (n = -e_i).
-          if (n[i] > 0.0) box.hi[i] = off / n[i] + m;
-          else box.lo[i] = off / n[i] - m;
+          if (n[i] > 0.0)
+            box.hi[i] = off / n[i] + m;
+          else
+            box.lo[i] = off / n[i] - m;
         }
       }
       return box;
@@ -48,8 +50,8 @@ Aabb compute_aabb(const Geometry& geometry, const Pose& X_WS, double margin) {
     }
     Aabb operator()(const Cylinder& c) const {
       const Vec3 a = X.rotate(Vec3::UnitZ());
-      return centred(X.p, (c.half_length * a).cwiseAbs() + disk_extent(a, c.radius) +
-                              Vec3::Constant(m));
+      return centred(X.p,
+                     (c.half_length * a).cwiseAbs() + disk_extent(a, c.radius) + Vec3::Constant(m));
     }
     Aabb operator()(const Ellipsoid& e) const {
       // Support of the ellipsoid R D B (unit ball) along e_i: |row i of R D|.

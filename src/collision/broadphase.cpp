@@ -10,8 +10,8 @@
 //     boxes is in `cand_`, so one step filters `cand_` with the exact test Aabb::overlaps.
 //   - A shape whose box leaves its fat box (or shrinks far inside it) gets a new fat box; its leaf
 //     is refitted up the tree (O(depth)), its candidate pairs are dropped and found again by one
-//     tree query (O(log N + k)). Only pairs with a moved member change, so the rest of `cand_` stays
-//     valid and the new pairs are merged in (both lists sorted).
+//     tree query (O(log N + k)). Only pairs with a moved member change, so the rest of `cand_`
+//     stays valid and the new pairs are merged in (both lists sorted).
 //   - Refitting keeps the topology, so the tree loosens when shapes travel far. Its quality is
 //     measured by the total surface area of the internal nodes (the SAH cost of a query); when it
 //     exceeds kRebuildGrowth times its value just after the last build, the tree is rebuilt top
@@ -141,16 +141,16 @@ struct Broadphase::Impl {
   std::vector<std::uint8_t> kind;   // (n) Kind of each shape's box
 
   // Per shape: fat box and leaf node (bounded shapes only; leaf -1 otherwise).
-  std::vector<Box6> fat;            // (n)
-  std::vector<std::int32_t> leaf;   // (n)
+  std::vector<Box6> fat;                // (n)
+  std::vector<std::int32_t> leaf;       // (n)
   std::vector<std::int32_t> unbounded;  // (nu) sorted indices of unbounded shapes
 
   // The tree: 2 nb - 1 nodes for nb bounded shapes; root -1 when nb = 0.
   std::vector<Node> nodes;
   std::int32_t root = -1;
   std::int32_t node_count = 0;
-  double area_sum = 0.0;    ///< summed area of internal nodes [m²]
-  double area_built = 0.0;  ///< area_sum right after the last build [m²]
+  double area_sum = 0.0;                        ///< summed area of internal nodes [m²]
+  double area_built = 0.0;                      ///< area_sum right after the last build [m²]
   std::vector<std::int32_t> items;              // (nb) build scratch: bounded shape indices
   std::vector<std::array<double, 3>> centroid;  // (n) build scratch
   std::vector<std::int32_t> stack;              // query stack
@@ -294,10 +294,9 @@ void Broadphase::Impl::refit_leaf(std::int32_t shape) {
 // moved shape's fat box; the found pairs are sorted and merged into `cand`.
 void Broadphase::Impl::query_moved() {
   // Drop the pairs with a moved member (remove_if keeps the order).
-  cand.erase(std::remove_if(cand.begin(), cand.end(),
-                            [&](const ShapePair& p) {
-                              return moved_flag[p.a] != 0 || moved_flag[p.b] != 0;
-                            }),
+  cand.erase(std::remove_if(
+                 cand.begin(), cand.end(),
+                 [&](const ShapePair& p) { return moved_flag[p.a] != 0 || moved_flag[p.b] != 0; }),
              cand.end());
   // One query per moved shape; a pair of two moved shapes is kept once, from its smaller index.
   fresh.clear();

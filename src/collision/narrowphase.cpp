@@ -94,7 +94,8 @@ Curvature ellipsoid_curvature(const Vec3& axes, const Vec3& x_L, const Quat& q_W
   if (rad > 1e-15 * mean) {
     // Eigenvector of k1: (m12, k1 − m11) or (k1 − m22, m12), the better conditioned one.
     const double ax = m12, ay = k1 - m11, bx = k1 - m22, by = m12;
-    d1 = (ax * ax + ay * ay >= bx * bx + by * by) ? Vec3(ax * e1 + ay * e2) : Vec3(bx * e1 + by * e2);
+    d1 = (ax * ax + ay * ay >= bx * bx + by * by) ? Vec3(ax * e1 + ay * e2)
+                                                  : Vec3(bx * e1 + by * e2);
     d1.normalize();
   } else {
     d1 = e1;  // umbilic: any direction
@@ -253,8 +254,8 @@ void sphere_pair_point(const Vec3& c1, double r1, const Vec3& c2, double r2, Vec
   p2 = c2 - r2 * n;
 }
 
-int sphere_sphere(const Sphere& s1, const Pose& X1, const Sphere& s2, const Pose& X2,
-                  double margin, std::vector<ContactPoint>& out) {
+int sphere_sphere(const Sphere& s1, const Pose& X1, const Sphere& s2, const Pose& X2, double margin,
+                  std::vector<ContactPoint>& out) {
   Vec3 n, p1, p2;
   double gap;
   sphere_pair_point(X1.p, s1.radius, X2.p, s2.radius, n, gap, p1, p2);
@@ -269,8 +270,8 @@ Curvature capsule_curvature(const Capsule& c, double t, const Vec3& axis, const 
   return round(c.radius, n_out);
 }
 
-int sphere_capsule(const Sphere& s, const Pose& X1, const Capsule& c, const Pose& X2,
-                   double margin, std::vector<ContactPoint>& out) {
+int sphere_capsule(const Sphere& s, const Pose& X1, const Capsule& c, const Pose& X2, double margin,
+                   std::vector<ContactPoint>& out) {
   const Vec3 c_L = X2.apply_inverse(X1.p);
   const double t = std::clamp(c_L.z(), -c.half_length, c.half_length);
   Vec3 n, p1, p2;
@@ -284,8 +285,8 @@ int sphere_capsule(const Sphere& s, const Pose& X1, const Capsule& c, const Pose
 
 // Closest points of segments P(s) = p + s u, s ∈ [-a, a] and Q(t) = q + t v, t ∈ [-b, b]
 // (u, v unit). Returns s, t. Deterministic choice for parallel segments (the middle of overlap).
-void segment_segment(const Vec3& p, const Vec3& u, double a, const Vec3& q, const Vec3& v,
-                     double b, double& s, double& t) {
+void segment_segment(const Vec3& p, const Vec3& u, double a, const Vec3& q, const Vec3& v, double b,
+                     double& s, double& t) {
   const Vec3 w = p - q;
   const double c = u.dot(v), du = u.dot(w), dv = v.dot(w);
   const double den = 1.0 - c * c;
@@ -459,7 +460,8 @@ int box_box(const Box& b1, const Pose& X1, const Box& b2, const Pose& X2, double
   }
 
   if (best_edge >= 0 && best_edge_sep > best_face_sep + tie) {
-    // Edge–edge: the edge of box 1 along a_i farthest along L, of box 2 along b_j farthest along −L.
+    // Edge–edge: the edge of box 1 along a_i farthest along L, of box 2 along b_j farthest along
+    // −L.
     const int i = best_edge / 3, j = best_edge % 3;
     Vec3 L = best_edge_axis;
     if (L.dot(d) < 0.0) L = -L;
@@ -566,7 +568,8 @@ int box_box(const Box& b1, const Pose& X1, const Box& b2, const Pose& X2, double
 
   // Emit the clipped points within margin of the reference face.
   const bool parallel = std::abs(most) >= std::cos(kFlatAngle);
-  const std::uint32_t ref_face = static_cast<std::uint32_t>((ref_is_1 ? 0 : 6) + 2 * k + (sk > 0 ? 1 : 0));
+  const std::uint32_t ref_face =
+      static_cast<std::uint32_t>((ref_is_1 ? 0 : 6) + 2 * k + (sk > 0 ? 1 : 0));
   const std::uint32_t inc_face = static_cast<std::uint32_t>(2 * m + (sm > 0 ? 1 : 0));
   int count = 0;
   for (int q = 0; q < np; ++q) {
@@ -656,8 +659,10 @@ Curvature surface_curvature(const Geometry& g, const Vec3& x, const Quat& q, con
     Curvature operator()(const Box& b) const {
       int on = 0, free_axis = 0;
       for (int i = 0; i < 3; ++i) {
-        if (std::abs(std::abs(x[i]) - b.half_extents[i]) <= tol * b.half_extents.maxCoeff()) ++on;
-        else free_axis = i;
+        if (std::abs(std::abs(x[i]) - b.half_extents[i]) <= tol * b.half_extents.maxCoeff())
+          ++on;
+        else
+          free_axis = i;
       }
       if (on <= 1) return flat(n_W);
       if (on == 2) return curved_across(0.0, kInf, q * Vec3::Unit(free_axis), n_W);
@@ -678,7 +683,9 @@ Curvature surface_curvature(const Geometry& g, const Vec3& x, const Quat& q, con
       if (on_side) return curved_across(c.radius, kInf, axis, n_W);
       return flat(n_W);
     }
-    Curvature operator()(const Ellipsoid& e) const { return ellipsoid_curvature(e.semi_axes, x, q); }
+    Curvature operator()(const Ellipsoid& e) const {
+      return ellipsoid_curvature(e.semi_axes, x, q);
+    }
     Curvature operator()(const Cone& c) const {
       const double r = std::hypot(x.x(), x.y());
       const double h = c.height;
@@ -700,8 +707,8 @@ Curvature surface_curvature(const Geometry& g, const Vec3& x, const Quat& q, con
   return std::visit(Visitor{x, q, n_W, tol}, g);
 }
 
-int ccd_pair(const Geometry& g1, const Pose& X1, const Geometry& g2, const Pose& X2,
-             double margin, std::vector<ContactPoint>& out) {
+int ccd_pair(const Geometry& g1, const Pose& X1, const Geometry& g2, const Pose& X2, double margin,
+             std::vector<ContactPoint>& out) {
   CcdShape s1{&g1, &X1, std::max(margin, 0.0), X1.apply(interior_point(g1))};
   CcdShape s2{&g2, &X2, 0.0, X2.apply(interior_point(g2))};
   ccd_t ccd;
@@ -757,15 +764,18 @@ int collide_ordered(const Geometry& g1, const Pose& X1, const Geometry& g2, cons
     return std::visit(Visitor{pl, X2, margin, out}, g2);
   }
   if (const auto* s = std::get_if<Sphere>(&g1)) {
-    if (const auto* s2 = std::get_if<Sphere>(&g2)) return sphere_sphere(*s, X1, *s2, X2, margin, out);
+    if (const auto* s2 = std::get_if<Sphere>(&g2))
+      return sphere_sphere(*s, X1, *s2, X2, margin, out);
     if (const auto* b = std::get_if<Box>(&g2)) return sphere_box(*s, X1, *b, X2, margin, out);
-    if (const auto* c = std::get_if<Capsule>(&g2)) return sphere_capsule(*s, X1, *c, X2, margin, out);
+    if (const auto* c = std::get_if<Capsule>(&g2))
+      return sphere_capsule(*s, X1, *c, X2, margin, out);
   }
   if (const auto* b = std::get_if<Box>(&g1)) {
     if (const auto* b2 = std::get_if<Box>(&g2)) return box_box(*b, X1, *b2, X2, margin, out);
   }
   if (const auto* c = std::get_if<Capsule>(&g1)) {
-    if (const auto* c2 = std::get_if<Capsule>(&g2)) return capsule_capsule(*c, X1, *c2, X2, margin, out);
+    if (const auto* c2 = std::get_if<Capsule>(&g2))
+      return capsule_capsule(*c, X1, *c2, X2, margin, out);
   }
   return ccd_pair(g1, X1, g2, X2, margin, out);
 }

@@ -122,7 +122,8 @@ MassProperties shape_mass_properties(const Geometry& geometry, double density) {
           m * (h2.x() + h2.y()) / 3.0;
     }
     void operator()(const Capsule& c) const {
-      const double r = c.radius, hl = c.half_length, rho = m / (kPi * r * r * (2.0 * hl + 4.0 / 3.0 * r));
+      const double r = c.radius, hl = c.half_length,
+                   rho = m / (kPi * r * r * (2.0 * hl + 4.0 / 3.0 * r));
       // Cylinder part, length L = 2 hl.
       const double mc = rho * kPi * r * r * 2.0 * hl;
       const double L = 2.0 * hl;

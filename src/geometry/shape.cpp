@@ -11,14 +11,22 @@ namespace coulomb {
 
 std::string_view shape_kind_name(ShapeKind kind) {
   switch (kind) {
-    case ShapeKind::plane: return "plane";
-    case ShapeKind::sphere: return "sphere";
-    case ShapeKind::box: return "box";
-    case ShapeKind::capsule: return "capsule";
-    case ShapeKind::cylinder: return "cylinder";
-    case ShapeKind::ellipsoid: return "ellipsoid";
-    case ShapeKind::cone: return "cone";
-    case ShapeKind::convex: return "convex";
+    case ShapeKind::plane:
+      return "plane";
+    case ShapeKind::sphere:
+      return "sphere";
+    case ShapeKind::box:
+      return "box";
+    case ShapeKind::capsule:
+      return "capsule";
+    case ShapeKind::cylinder:
+      return "cylinder";
+    case ShapeKind::ellipsoid:
+      return "ellipsoid";
+    case ShapeKind::cone:
+      return "cone";
+    case ShapeKind::convex:
+      return "convex";
   }
   return "unknown";
 }
@@ -100,7 +108,8 @@ Vec3 support_point(const Geometry& geometry, const Vec3& d) {
 // faces it sees and is joined to their horizon. O(n·f): meant for setup, not for the step loop.
 ConvexHull make_convex_hull(std::span<const Vec3> points) {
   const std::size_t n = points.size();
-  if (n < 4) throw std::invalid_argument("make_convex_hull: need at least 4 points spanning a volume");
+  if (n < 4)
+    throw std::invalid_argument("make_convex_hull: need at least 4 points spanning a volume");
   for (const Vec3& p : points) {
     if (!p.allFinite()) throw std::invalid_argument("make_convex_hull: non-finite point");
   }
@@ -215,7 +224,8 @@ ConvexHull make_convex_hull(std::span<const Vec3> points) {
     for (std::size_t f = 0; f < faces.size(); ++f) {
       if (!visible[f]) kept.push_back(faces[f]);
     }
-    for (const auto& [u, w] : horizon) kept.push_back(make_face(u, w, static_cast<std::int32_t>(ip)));
+    for (const auto& [u, w] : horizon)
+      kept.push_back(make_face(u, w, static_cast<std::int32_t>(ip)));
     faces = std::move(kept);
   }
 

@@ -16,9 +16,12 @@ namespace fs = std::filesystem;
 
 const char* status_name(ContactStatus s) {
   switch (s) {
-    case ContactStatus::separated: return "separated";
-    case ContactStatus::sticking: return "sticking";
-    case ContactStatus::sliding: return "sliding";
+    case ContactStatus::separated:
+      return "separated";
+    case ContactStatus::sticking:
+      return "sticking";
+    case ContactStatus::sliding:
+      return "sliding";
   }
   return "?";
 }
@@ -71,16 +74,21 @@ OutputWriter::OutputWriter(const Model& /*model*/, std::string directory)
     : directory_(std::move(directory)) {
   std::error_code ec;
   fs::create_directories(directory_, ec);
-  if (ec) throw std::runtime_error(fmt::format("{}: cannot create the output folder: {}", directory_, ec.message()));
-  const char* names[] = {"trajectory.csv", "contacts.csv", "energy.csv", "summary.json", "solver.csv"};
-  const char* headers[] = {kTrajectoryHeader, kContactsHeader, kEnergyHeader, nullptr, kSolverHeader};
+  if (ec)
+    throw std::runtime_error(
+        fmt::format("{}: cannot create the output folder: {}", directory_, ec.message()));
+  const char* names[] = {"trajectory.csv", "contacts.csv", "energy.csv", "summary.json",
+                         "solver.csv"};
+  const char* headers[] = {kTrajectoryHeader, kContactsHeader, kEnergyHeader, nullptr,
+                           kSolverHeader};
   for (int i = 0; i < 5; ++i) {
     auto file = std::make_unique<File>();
     file->final_path = (fs::path(directory_) / names[i]).string();
     file->temp_path = file->final_path + kTempSuffix;
     file->f = std::fopen(file->temp_path.c_str(), "wb");
     if (!file->f)
-      throw std::runtime_error(fmt::format("{}: cannot write: {}", file->temp_path, std::strerror(errno)));
+      throw std::runtime_error(
+          fmt::format("{}: cannot write: {}", file->temp_path, std::strerror(errno)));
     if (headers[i]) std::fprintf(file->f, "%s\n", headers[i]);
     files_.push_back(std::move(file));
   }
@@ -154,7 +162,8 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
   const Energy e = energy(model, state);
   buffer_.clear();
   append(buffer_, state.time);
-  for (double x : {e.kinetic, e.potential, state.dissipated, e.kinetic + e.potential + state.dissipated}) {
+  for (double x :
+       {e.kinetic, e.potential, state.dissipated, e.kinetic + e.potential + state.dissipated}) {
     buffer_.push_back(',');
     append(buffer_, x);
   }
@@ -169,8 +178,8 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
 void OutputWriter::write_solver_row(const State& state, const StepReport& report) {
   buffer_.clear();
   append(buffer_, state.time);
-  fmt::format_to(std::back_inserter(buffer_), ",{},{},{},", report.contact_points, report.active_contacts,
-                 report.solver.iterations);
+  fmt::format_to(std::back_inserter(buffer_), ",{},{},{},", report.contact_points,
+                 report.active_contacts, report.solver.iterations);
   append(buffer_, report.solver.error);
   buffer_.push_back(',');
   buffer_ += report.active_contacts > 0 ? to_string(report.solver.status) : "none";

@@ -1,6 +1,6 @@
 // The replay recorder and the replay.html writer (see include/coulomb/io/replay.hpp and
-// docs/replay.md). Frame data is kept as Float32 (what the page uses) from the moment it arrives, so
-// the recorder's memory is what the page will hold.
+// docs/replay.md). Frame data is kept as Float32 (what the page uses) from the moment it arrives,
+// so the recorder's memory is what the page will hold.
 
 #include <coulomb/io/replay.hpp>
 
@@ -241,8 +241,8 @@ void ReplayRecorder::add_frame(const ReplayFrame& frame) {
 
   // Make room (frames and bytes, one slot left for the held-aside last frame), then keep it if
   // it still falls on the stride.
-  while (kept_.size() >= 2 && (kept_.size() + 2 > max_frames_ ||
-                               kept_bytes_ + 2 * last_.bytes() > max_bytes_)) {
+  while (kept_.size() >= 2 &&
+         (kept_.size() + 2 > max_frames_ || kept_bytes_ + 2 * last_.bytes() > max_bytes_)) {
     halve();
   }
   if (index % stride_ != 0) return;

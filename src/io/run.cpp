@@ -1,9 +1,9 @@
 // Running a model to its end time: stepping, output times, statistics, summary.json.
 #include <coulomb/io/output.hpp>
 #include <coulomb/io/replay.hpp>
+#include <coulomb/io/run.hpp>
 #include <coulomb/nonsmooth/fclib_io.hpp>
 #include <coulomb/nonsmooth/fclib_io6.hpp>
-#include <coulomb/io/run.hpp>
 #include <coulomb/world/world.hpp>
 
 #include <fmt/format.h>
@@ -11,8 +11,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <cmath>
+#include <filesystem>
 
 #ifndef COULOMB_VERSION
 #define COULOMB_VERSION "unknown"
@@ -84,10 +84,19 @@ void fill_replay_frame(const Model& model, const State& state, const Workspace& 
       const ContactRow row = contact_row(model, ws, k);
       const ContactPoint& c = ws.points[k];
       const Vec3 f = row.force.x() * c.n_W + row.force.y() * c.t1_W + row.force.z() * c.t2_W;
-      const double values[kReplayContactStride] = {
-          row.point.x(), row.point.y(), row.point.z(), row.normal.x(), row.normal.y(), row.normal.z(),
-          f.x(), f.y(), f.z(), static_cast<double>(row.body1), static_cast<double>(row.body2),
-          std::hypot(row.velocity.y(), row.velocity.z()), row.rates.x()};
+      const double values[kReplayContactStride] = {row.point.x(),
+                                                   row.point.y(),
+                                                   row.point.z(),
+                                                   row.normal.x(),
+                                                   row.normal.y(),
+                                                   row.normal.z(),
+                                                   f.x(),
+                                                   f.y(),
+                                                   f.z(),
+                                                   static_cast<double>(row.body1),
+                                                   static_cast<double>(row.body2),
+                                                   std::hypot(row.velocity.y(), row.velocity.z()),
+                                                   row.rates.x()};
       for (double v : values) frame.contacts.push_back(static_cast<float>(v));
     }
   }
@@ -132,10 +141,11 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
   j["energy"] = {{"kinetic", e.kinetic},
                  {"potential", e.potential},
                  {"dissipated", state.dissipated},
-                 {"dissipated_by_kind", {{"normal", state.dissipated_by_kind[0]},
-                                         {"friction", state.dissipated_by_kind[1]},
-                                         {"rolling", state.dissipated_by_kind[2]},
-                                         {"pivoting", state.dissipated_by_kind[3]}}},
+                 {"dissipated_by_kind",
+                  {{"normal", state.dissipated_by_kind[0]},
+                   {"friction", state.dissipated_by_kind[1]},
+                   {"rolling", state.dissipated_by_kind[2]},
+                   {"pivoting", state.dissipated_by_kind[3]}}},
                  {"total", total},
                  {"initial_total", initial_total},
                  {"drift", total - initial_total}};

@@ -40,7 +40,8 @@ bool ContensouEllipsoid::contains(const ForceMoment& x, double tol) const {
 ForceMoment ContensouLimitSet::project(const ForceMoment& x) const {
   if (radius <= 0.0) return {};
   // Scale to (F/ρ, M/(ρ a)), project on the unit limit set, scale back.
-  const contensou::Vec3c z(x.force[0] / radius, x.force[1] / radius, x.moment / (radius * patch_radius));
+  const contensou::Vec3c z(x.force[0] / radius, x.force[1] / radius,
+                           x.moment / (radius * patch_radius));
   const contensou::Vec3c p = contensou::project_limit_surface(z, pressure);
   return {radius * Vec2(p[0], p[1]), radius * patch_radius * p[2]};
 }

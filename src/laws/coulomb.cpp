@@ -36,7 +36,8 @@ Vec2 CoulombLaw::cone_coefficients(const FrictionMemory& memory) const {
   return {mu, mu};
 }
 
-TangentialResult CoulombLaw::evaluate(const TangentialInput& in, const FrictionMemory& memory) const {
+TangentialResult CoulombLaw::evaluate(const TangentialInput& in,
+                                      const FrictionMemory& memory) const {
   TangentialResult r;
   r.memory = memory;
   r.memory.previous_slip = in.slip;

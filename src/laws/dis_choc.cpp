@@ -14,7 +14,8 @@ DisChocNormalLaw::DisChocNormalLaw(const LawSpec& spec) {
 }
 
 DisChocNormalLaw::DisChocNormalLaw(double stiffness, double damping)
-    : DisChocNormalLaw(LawSpec{"dis_choc", {{"stiffness", stiffness}, {"damping", damping}}, {}, {}}) {}
+    : DisChocNormalLaw(
+          LawSpec{"dis_choc", {{"stiffness", stiffness}, {"damping", damping}}, {}, {}}) {}
 
 NormalResult DisChocNormalLaw::evaluate(double delta, double delta_rate,
                                         const NormalGeometry& /*geometry*/) const {
@@ -46,7 +47,8 @@ double wear_power(std::span<const WearSample> samples) {
     if (!samples[i].slipping) continue;
     const WearSample& a = samples[i];
     const WearSample& b = samples[i + 1];
-    sum += 0.5 * (std::abs(b.normal_force) * b.slip_speed + std::abs(a.normal_force) * a.slip_speed) *
+    sum += 0.5 *
+           (std::abs(b.normal_force) * b.slip_speed + std::abs(a.normal_force) * a.slip_speed) *
            (b.time - a.time);
   }
   const double span = samples.back().time - samples.front().time;

@@ -58,8 +58,8 @@ HertzEllipse hertz_ellipse(const Curvature& c1, const Curvature& c2) {
   h.axis_ratio = std::sqrt((1.0 - e) * (1.0 + e));
   h.b_factor = std::sqrt(ee / (sum * kk));
   h.a_factor = h.b_factor / h.axis_ratio;
-  const double sqrt_r = 0.5 * kPi * std::sqrt(ee) / (std::pow(kk, 1.5) * std::sqrt(sum) *
-                                                     h.axis_ratio);
+  const double sqrt_r =
+      0.5 * kPi * std::sqrt(ee) / (std::pow(kk, 1.5) * std::sqrt(sum) * h.axis_ratio);
   h.radius = sqrt_r * sqrt_r;
   return h;
 }

@@ -25,7 +25,8 @@ HuntCrossleyLaw::HuntCrossleyLaw(const LawSpec& spec, const Material& m1, const 
   // Damping: explicit χ, or from a restitution coefficient by the chosen relation.
   const std::string relation = p.option("relation", "flores", {"hunt_crossley", "flores"});
   if (p.has("damping")) {
-    if (p.has("restitution")) throw p.error("restitution", "give either damping or restitution, not both");
+    if (p.has("restitution"))
+      throw p.error("restitution", "give either damping or restitution, not both");
     damping_ = p.number("damping", 0.0, 0.0, kInf);
   } else if (p.has("restitution")) {
     const bool flores = relation == "flores";
@@ -39,11 +40,12 @@ HuntCrossleyLaw::HuntCrossleyLaw(const LawSpec& spec, const Material& m1, const 
 }
 
 HuntCrossleyLaw::HuntCrossleyLaw(double stiffness, double exponent, double damping)
-    : HuntCrossleyLaw(LawSpec{"hunt_crossley",
-                              {{"stiffness", stiffness}, {"exponent", exponent}, {"damping", damping}},
-                              {},
-                              {}},
-                      {}, {}) {}
+    : HuntCrossleyLaw(
+          LawSpec{"hunt_crossley",
+                  {{"stiffness", stiffness}, {"exponent", exponent}, {"damping", damping}},
+                  {},
+                  {}},
+          {}, {}) {}
 
 double HuntCrossleyLaw::stiffness(const NormalGeometry& geometry) const {
   if (!std::isnan(stiffness_)) return stiffness_;

@@ -21,10 +21,14 @@ namespace coulomb {
 
 std::string_view energy_kind_name(EnergyKind kind) {
   switch (kind) {
-    case EnergyKind::normal: return "normal";
-    case EnergyKind::friction: return "friction";
-    case EnergyKind::rolling: return "rolling";
-    case EnergyKind::pivoting: return "pivoting";
+    case EnergyKind::normal:
+      return "normal";
+    case EnergyKind::friction:
+      return "friction";
+    case EnergyKind::rolling:
+      return "rolling";
+    case EnergyKind::pivoting:
+      return "pivoting";
   }
   return "unknown";
 }

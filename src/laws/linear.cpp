@@ -13,8 +13,12 @@ LinearNormalLaw::LinearNormalLaw(const LawSpec& spec) {
   detail::Params p(spec, "normal");
   const bool physical = p.has("frequency") || p.has("damping_ratio") || p.has("mass");
   if (physical) {
-    if (p.has("stiffness")) throw p.error("stiffness", "give either stiffness/damping or frequency/damping_ratio/mass, not both");
-    if (p.has("damping")) throw p.error("damping", "give either stiffness/damping or frequency/damping_ratio/mass, not both");
+    if (p.has("stiffness"))
+      throw p.error("stiffness",
+                    "give either stiffness/damping or frequency/damping_ratio/mass, not both");
+    if (p.has("damping"))
+      throw p.error("damping",
+                    "give either stiffness/damping or frequency/damping_ratio/mass, not both");
     const double f = p.required("frequency", 0.0, kInf, true);
     const double zeta = p.number("damping_ratio", 0.0, 0.0, kInf);
     const double m = p.required("mass", 0.0, kInf, true);
@@ -27,7 +31,8 @@ LinearNormalLaw::LinearNormalLaw(const LawSpec& spec) {
 }
 
 LinearNormalLaw::LinearNormalLaw(double stiffness, double damping)
-    : LinearNormalLaw(LawSpec{"linear", {{"stiffness", stiffness}, {"damping", damping}}, {}, {}}) {}
+    : LinearNormalLaw(LawSpec{"linear", {{"stiffness", stiffness}, {"damping", damping}}, {}, {}}) {
+}
 
 NormalResult LinearNormalLaw::evaluate(double delta, double delta_rate,
                                        const NormalGeometry& /*geometry*/) const {

@@ -41,8 +41,8 @@ double Params::number(const std::string& key, double fallback, double lo, double
 
 double Params::required(const std::string& key, double lo, double hi, bool open_lo) {
   if (!has(key)) {
-    throw error(key, fmt::format("required for law '{}' ({})", spec_.law,
-                                 range_text(lo, hi, open_lo)));
+    throw error(key,
+                fmt::format("required for law '{}' ({})", spec_.law, range_text(lo, hi, open_lo)));
   }
   return number(key, 0.0, lo, hi, open_lo);
 }
@@ -65,11 +65,13 @@ std::string Params::option(const std::string& key, const std::string& fallback,
 
 void Params::finish() const {
   for (const auto& [key, value] : spec_.params) {
-    if (used_.count(key) == 0) throw error(key, fmt::format("not a parameter of law '{}'", spec_.law));
+    if (used_.count(key) == 0)
+      throw error(key, fmt::format("not a parameter of law '{}'", spec_.law));
   }
   for (const auto& [key, value] : spec_.options) {
     if (key == "law") continue;
-    if (used_.count(key) == 0) throw error(key, fmt::format("not a parameter of law '{}'", spec_.law));
+    if (used_.count(key) == 0)
+      throw error(key, fmt::format("not a parameter of law '{}'", spec_.law));
   }
 }
 

@@ -18,8 +18,10 @@ class Params {
 
   /// True when the numeric key was given.
   [[nodiscard]] bool has(const std::string& key) const;
-  /// A number that must satisfy lo ≤ x ≤ hi (bounds inclusive unless open_lo); `fallback` if absent.
-  double number(const std::string& key, double fallback, double lo, double hi, bool open_lo = false);
+  /// A number that must satisfy lo ≤ x ≤ hi (bounds inclusive unless open_lo); `fallback` if
+  /// absent.
+  double number(const std::string& key, double fallback, double lo, double hi,
+                bool open_lo = false);
   /// A number that must be given.
   double required(const std::string& key, double lo, double hi, bool open_lo = false);
   /// A string option among `allowed`; `fallback` if absent.

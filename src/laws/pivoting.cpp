@@ -3,8 +3,8 @@
 #include "laws/isotropic.hpp"
 #include "laws/params.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
+#include <cmath>
 
 namespace coulomb {
 
@@ -19,7 +19,8 @@ PivotingFrictionLaw::PivotingFrictionLaw(const LawSpec& spec) {
 PivotingFrictionLaw::PivotingFrictionLaw(const LawSpec& spec, double mu) {
   detail::Params p(spec, "soft_finger");
   if (!(mu >= 0.0) || !std::isfinite(mu)) {
-    throw p.error("", fmt::format("the contact's friction coefficient must be ≥ 0 and finite, got {}", mu));
+    throw p.error(
+        "", fmt::format("the contact's friction coefficient must be ≥ 0 and finite, got {}", mu));
   }
   h_ = p.required("radius", 0.0, kInf) * mu;
   w_r_ = p.number("regularization", 1e-3, 0.0, kInf, true);
@@ -28,7 +29,8 @@ PivotingFrictionLaw::PivotingFrictionLaw(const LawSpec& spec, double mu) {
 }
 
 PivotingFrictionLaw::PivotingFrictionLaw(double h, double regularization)
-    : PivotingFrictionLaw(LawSpec{"pivoting", {{"h", h}, {"regularization", regularization}}, {}, {}}) {}
+    : PivotingFrictionLaw(
+          LawSpec{"pivoting", {{"h", h}, {"regularization", regularization}}, {}, {}}) {}
 
 PivotingResult PivotingFrictionLaw::evaluate(double omega_n, double normal_force) const {
   // M_n = −h N s(|ω_n|) sign(ω_n).

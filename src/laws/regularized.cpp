@@ -28,7 +28,8 @@ TangentialResult RegularizedCoulombLaw::evaluate(const TangentialInput& in,
   const double u = in.slip.norm();
   const detail::Saturation s = detail::saturate(u, v_r_, tanh_);
   const double n = in.normal_force;
-  detail::isotropic_friction(in.slip, u, {mu_ * n * s.s, mu_ * n * s.ds, mu_ * n * s.s_over_u, mu_ * s.s}, r);
+  detail::isotropic_friction(in.slip, u,
+                             {mu_ * n * s.s, mu_ * n * s.ds, mu_ * n * s.s_over_u, mu_ * s.s}, r);
   return r;
 }
 

@@ -14,7 +14,8 @@ RollingFrictionLaw::RollingFrictionLaw(const LawSpec& spec) {
 }
 
 RollingFrictionLaw::RollingFrictionLaw(double k, double regularization)
-    : RollingFrictionLaw(LawSpec{"rolling", {{"k", k}, {"regularization", regularization}}, {}, {}}) {}
+    : RollingFrictionLaw(
+          LawSpec{"rolling", {{"k", k}, {"regularization", regularization}}, {}, {}}) {}
 
 RollingResult RollingFrictionLaw::evaluate(const Vec2& omega_t, double normal_force) const {
   // Same algebra as isotropic friction with φ(w) = k N s(w).
@@ -22,7 +23,8 @@ RollingResult RollingFrictionLaw::evaluate(const Vec2& omega_t, double normal_fo
   const detail::Saturation s = detail::saturate(w, w_r_, tanh_);
   const double n = normal_force;
   TangentialResult t;
-  detail::isotropic_friction(omega_t, w, {k_ * n * s.s, k_ * n * s.ds, k_ * n * s.s_over_u, k_ * s.s}, t);
+  detail::isotropic_friction(omega_t, w,
+                             {k_ * n * s.s, k_ * n * s.ds, k_ * n * s.s_over_u, k_ * s.s}, t);
   return {t.force, t.d_slip, t.d_normal, t.power};
 }
 

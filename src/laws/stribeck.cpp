@@ -23,7 +23,8 @@ StribeckLaw::StribeckLaw(const LawSpec& spec) {
   p.finish();
 }
 
-TangentialResult StribeckLaw::evaluate(const TangentialInput& in, const FrictionMemory& memory) const {
+TangentialResult StribeckLaw::evaluate(const TangentialInput& in,
+                                       const FrictionMemory& memory) const {
   TangentialResult r;
   r.memory = memory;
   r.memory.previous_slip = in.slip;

@@ -10,9 +10,11 @@ ViscousLaw::ViscousLaw(const LawSpec& spec) {
   p.finish();
 }
 
-ViscousLaw::ViscousLaw(double damping) : ViscousLaw(LawSpec{"viscous", {{"damping", damping}}, {}, {}}) {}
+ViscousLaw::ViscousLaw(double damping)
+    : ViscousLaw(LawSpec{"viscous", {{"damping", damping}}, {}, {}}) {}
 
-TangentialResult ViscousLaw::evaluate(const TangentialInput& in, const FrictionMemory& memory) const {
+TangentialResult ViscousLaw::evaluate(const TangentialInput& in,
+                                      const FrictionMemory& memory) const {
   TangentialResult r;
   r.memory = memory;
   r.memory.previous_slip = in.slip;

@@ -101,8 +101,9 @@ void Model::finalize() {
   if (!finite(gravity)) invalid("gravity must be finite");
   const int nmat = static_cast<int>(materials.size());
   auto check_material = [nmat](int m, const std::string& who) {
-    if (m < -1 || m >= nmat) invalid(who + " has material index " + std::to_string(m) +
-                                     " out of range [-1, " + std::to_string(nmat) + ")");
+    if (m < -1 || m >= nmat)
+      invalid(who + " has material index " + std::to_string(m) + " out of range [-1, " +
+              std::to_string(nmat) + ")");
   };
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const std::string who = "contacts[" + std::to_string(i) + "]";

@@ -66,7 +66,8 @@ ContactProblem read_fclib_local(const std::string& path) {
     throw std::invalid_argument(path + ": only spacedim = 3 problems are supported");
   }
   if (local->V != nullptr || local->R != nullptr) {
-    throw std::invalid_argument(path + ": problems with equality constraints (V, R) are not supported");
+    throw std::invalid_argument(path +
+                                ": problems with equality constraints (V, R) are not supported");
   }
   const fclib_matrix* w = local->W;
   if (w == nullptr || w->m != w->n || w->m % 3 != 0) {

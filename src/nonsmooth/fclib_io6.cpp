@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <type_traits>
 #include <stdexcept>
+#include <type_traits>
 
 namespace coulomb {
 namespace {
@@ -44,11 +44,11 @@ template <class T>
 void write_array(hid_t loc, const std::string& path, const char* name, const std::vector<T>& v) {
   const hsize_t dim = v.size();
   const Handle space(H5Screate_simple(1, &dim, nullptr), H5Sclose);
-  const Handle set(H5Dcreate2(loc, name, native_type<T>(), space.id, H5P_DEFAULT, H5P_DEFAULT,
-                              H5P_DEFAULT),
-                   H5Dclose);
-  if (set.id < 0 || (dim > 0 && H5Dwrite(set.id, native_type<T>(), H5S_ALL, H5S_ALL,
-                                         H5P_DEFAULT, v.data()) < 0)) {
+  const Handle set(
+      H5Dcreate2(loc, name, native_type<T>(), space.id, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Dclose);
+  if (set.id < 0 || (dim > 0 && H5Dwrite(set.id, native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                         v.data()) < 0)) {
     io_fail(path, std::string("cannot write ") + name);
   }
 }
@@ -114,7 +114,8 @@ ContactProblem6 read_problem6(const std::string& path) {
   const int m = read_int(wg.id, path, "M");
   const int n = read_int(wg.id, path, "N");
   if (read_int(wg.id, path, "nz") != -2) io_fail(path, "W must be in compressed rows (nz = -2)");
-  if (m != n || m % 6 != 0) throw std::invalid_argument(path + ": W must be square, 6 rows per contact");
+  if (m != n || m % 6 != 0)
+    throw std::invalid_argument(path + ": W must be square, 6 rows per contact");
   const std::vector<int> rp = read_array<int>(wg.id, path, "p");
   const std::vector<int> ci = read_array<int>(wg.id, path, "i");
   const std::vector<double> x = read_array<double>(wg.id, path, "x");

@@ -117,7 +117,8 @@ SolverResult solve_nsgs(const ContactProblem& problem, std::vector<Vec3>& r, std
     // One Gauss–Seidel sweep with the exact local solve.
     if (options.shuffle) {
       shuffle_order(order, rng);
-      for (const std::int32_t a : order) relax_contact(problem, a, r, omega, options.local_tolerance);
+      for (const std::int32_t a : order)
+        relax_contact(problem, a, r, omega, options.local_tolerance);
     } else {
       for (int a = 0; a < nc; ++a) relax_contact(problem, a, r, omega, options.local_tolerance);
     }

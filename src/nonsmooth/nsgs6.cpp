@@ -58,9 +58,8 @@ inline void relax_contact(const ContactProblem6& p, int a, std::vector<Vec6>& r,
 
 }  // namespace
 
-SolverResult solve_nsgs6(const ContactProblem6& problem, std::vector<Vec6>& r,
-                         std::vector<Vec6>& u, const SolverOptions& options,
-                         SolverWorkspace6& workspace) {
+SolverResult solve_nsgs6(const ContactProblem6& problem, std::vector<Vec6>& r, std::vector<Vec6>& u,
+                         const SolverOptions& options, SolverWorkspace6& workspace) {
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&start] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -112,7 +111,8 @@ SolverResult solve_nsgs6(const ContactProblem6& problem, std::vector<Vec6>& r,
     // One Gauss–Seidel sweep with the exact local solve.
     if (options.shuffle) {
       shuffle_order(order, rng);
-      for (const std::int32_t a : order) relax_contact(problem, a, r, omega, options.local_tolerance);
+      for (const std::int32_t a : order)
+        relax_contact(problem, a, r, omega, options.local_tolerance);
     } else {
       for (int a = 0; a < nc; ++a) relax_contact(problem, a, r, omega, options.local_tolerance);
     }

@@ -1,6 +1,7 @@
 /// @file
 /// ContactProblem6 (the 6-unknown contact problem as a value), its admissible sets in the scaled
-/// variables, the projection onto their cones and the error measure (coulomb/nonsmooth/problem6.hpp).
+/// variables, the projection onto their cones and the error measure
+/// (coulomb/nonsmooth/problem6.hpp).
 ///
 /// Projection onto the cone K = {(N, y): N ≥ 0, y ∈ N C} (C convex, compact, 0 ∈ C): for fixed N
 /// the best y is P_{NC}(x_y), so P_K(x) = (N*, P_{N*C}(x_y)) with N* ≥ 0 the minimiser of the
@@ -121,7 +122,8 @@ void ContactProblem6::validate_structure() const {
   if (nc < 0) fail("contact_count must be >= 0, got " + std::to_string(nc));
   const auto n = static_cast<std::size_t>(nc);
   // Shapes.
-  if (laws.size() != n) fail("laws must have contact_count entries, has " + std::to_string(laws.size()));
+  if (laws.size() != n)
+    fail("laws must have contact_count entries, has " + std::to_string(laws.size()));
   if (q.size() != n) fail("q must have contact_count entries, has " + std::to_string(q.size()));
   if (diag.size() != n) fail("diag must have contact_count entries");
   if (row_start.size() != n + 1) fail("row_start must have contact_count + 1 entries");
@@ -354,7 +356,8 @@ Vec5 Set6::project(const Vec5& z, double R, Mat5* J, Vec5* dR) const {
       }
       const contensou::Vec3c zs = z3 / rho;
       if (J || dR) {
-        const contensou::LimitProjection lp = contensou::project_limit_surface_jacobian(zs, pressure);
+        const contensou::LimitProjection lp =
+            contensou::project_limit_surface_jacobian(zs, pressure);
         p.head<3>() = rho * lp.point;
         if (J) J->topLeftCorner<3, 3>() = lp.jacobian;
         if (dR) dR->head<3>() = mu * (lp.point - lp.jacobian * zs);

@@ -93,9 +93,8 @@ double stacked_function(const ContactProblem& p, const std::vector<AlartCurnierR
 }
 
 // Newton matrix J = ∂Φ/∂r + ∂Φ/∂u (W + ηI), written block by block into the fixed pattern.
-void assemble_jacobian(const ContactProblem& p, const std::vector<AlartCurnierRho>& rho,
-                       double eta, const std::vector<Vec3>& x, const std::vector<Vec3>& u,
-                       NewtonMatrix& m) {
+void assemble_jacobian(const ContactProblem& p, const std::vector<AlartCurnierRho>& rho, double eta,
+                       const std::vector<Vec3>& x, const std::vector<Vec3>& u, NewtonMatrix& m) {
   double* values = m.jac.valuePtr();
   for (int a = 0; a < p.contact_count; ++a) {
     Vec3 f;
@@ -257,7 +256,7 @@ SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std
   result.iterations = newton;
   result.error = contact_error(problem, r, u);
   if (status != SolverStatus::non_finite) {
-    status = result.error <= options.tolerance ? SolverStatus::converged
+    status = result.error <= options.tolerance   ? SolverStatus::converged
              : status == SolverStatus::converged ? SolverStatus::max_iterations
                                                  : status;
   }

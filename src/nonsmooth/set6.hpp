@@ -1,8 +1,8 @@
 #pragma once
 /// @file
 /// Private: the admissible set of one 6-unknown contact in the scaled variables of
-/// coulomb/nonsmooth/problem6.hpp, ỹ = (T1, T2, Mn/ℓ_n, Mt1, Mt2), w̃ = (vT1, vT2, ℓ_n ωn, ωt1, ωt2).
-/// In these variables: none = disc(μ) × interval(h/ℓ_n) × disc(k) (ℓ_n = 1 m), ellipsoid =
+/// coulomb/nonsmooth/problem6.hpp, ỹ = (T1, T2, Mn/ℓ_n, Mt1, Mt2), w̃ = (vT1, vT2, ℓ_n ωn, ωt1,
+/// ωt2). In these variables: none = disc(μ) × interval(h/ℓ_n) × disc(k) (ℓ_n = 1 m), ellipsoid =
 /// ball(μ) in R³ × disc(k), exact = μ L (L the unit limit set in (F, M/a)) × disc(k).
 /// Projection onto R C (R ≥ 0) with its Jacobians ∂P/∂z and ∂P/∂R, for the Alart–Curnier Newton.
 /// Nothing allocates.
@@ -17,10 +17,10 @@ using Mat5 = Eigen::Matrix<double, 5, 5>;
 
 struct Set6 {
   enum class Kind : std::uint8_t { product, ball, exact } kind = Kind::product;
-  double mu = 0.0;     ///< friction (ball and exact: the radius of the (F, M̃n) part)
-  double h = 0.0;      ///< pivoting h/ℓ_n (product only) [-]
-  double k = 0.0;      ///< rolling [m] (ℓ_t = 1 m)
-  double ell = 1.0;    ///< ℓ_n [m]
+  double mu = 0.0;   ///< friction (ball and exact: the radius of the (F, M̃n) part)
+  double h = 0.0;    ///< pivoting h/ℓ_n (product only) [-]
+  double k = 0.0;    ///< rolling [m] (ℓ_t = 1 m)
+  double ell = 1.0;  ///< ℓ_n [m]
   contensou::Pressure pressure = contensou::Pressure::hertz;
 
   /// From a law (validated).

@@ -23,8 +23,8 @@ constexpr int kNestedIterations = 200;
 constexpr int kGradientIterations = 4000;
 
 struct Local {
-  Mat6 w;     // W̃
-  Vec6 q;     // q̃
+  Mat6 w;  // W̃
+  Vec6 q;  // q̃
   Set6 set;
   double qn;  // ‖q̃‖
   double wmax;
@@ -68,7 +68,8 @@ Rho make_rho(const Local& p, double scale) {
   return rho;
 }
 
-// Alart–Curnier function φ(r) and, when jac is not null, its generalised Jacobian dφ/dr (u = W r + q).
+// Alart–Curnier function φ(r) and, when jac is not null, its generalised Jacobian dφ/dr (u = W r +
+// q).
 void alart_curnier6(const Local& p, const Rho& rho, const Vec6& r, Vec6& phi, Mat6* jac) {
   const Vec6 u = p.w * r + p.q;
   const double a = r[0] - rho.n * u[0];
@@ -198,8 +199,8 @@ bool solve_single_contact6(const Block6& w_raw, const Vec6& q_raw, const Contact
   // 3-unknown problem; its exact solve is the fast path.
   if (law.coupling == ContactLaw6::Coupling::none && law.h == 0.0 && law.k == 0.0) {
     Vec3 r3 = r_raw.head<3>();
-    const bool ok = solve_single_contact(w_raw.topLeftCorner<3, 3>(), q_raw.head<3>(), law.mu, r3,
-                                         tolerance);
+    const bool ok =
+        solve_single_contact(w_raw.topLeftCorner<3, 3>(), q_raw.head<3>(), law.mu, r3, tolerance);
     r_raw.head<3>() = r3;
     r_raw.tail<3>().setZero();
     return ok;

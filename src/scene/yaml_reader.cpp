@@ -96,8 +96,8 @@ MapView::MapView(const Reporter& reporter, const Field& field)
   for (auto it = field.node.begin(); it != field.node.end(); ++it) {
     const YAML::Node key = it->first;
     if (!key.IsScalar()) {
-      reporter.fail(loc_of(key), fmt::format("a key in {} must be a plain name, got {}", name(),
-                                             describe(key)));
+      reporter.fail(loc_of(key),
+                    fmt::format("a key in {} must be a plain name, got {}", name(), describe(key)));
     }
     const std::string text = key.Scalar();
     // Duplicate keys: yaml-cpp keeps both; the second would silently be ignored.
@@ -245,9 +245,10 @@ Quat orientation(const Reporter& r, const Field& f) {
   }
   // Quaternion form (w, x, y, z).
   if (!f.node.IsSequence() || f.node.size() != 4) {
-    r.fail(f, fmt::format("{} must be a quaternion [w, x, y, z] or {{axis: [x, y, z], angle: rad}}, "
-                          "got {}",
-                          f.path, describe(f.node)));
+    r.fail(f,
+           fmt::format("{} must be a quaternion [w, x, y, z] or {{axis: [x, y, z], angle: rad}}, "
+                       "got {}",
+                       f.path, describe(f.node)));
   }
   const std::vector<Field> e = sequence(r, f);
   Quat q(number(r, e[0]), number(r, e[1]), number(r, e[2]), number(r, e[3]));

@@ -3,9 +3,9 @@
 /// Typed, located reading of yaml-cpp nodes for the scene loader (private to src/scene).
 ///
 /// Every read either returns a valid value or throws SceneError at the 1-based line and column of
-/// the offending node, with a message naming the key by its path (e.g. `bodies[1].shapes[0].radius`)
-/// and saying what would be valid. yaml-cpp marks are 0-based; a null node has no mark of its own,
-/// so errors about a missing value point at its key.
+/// the offending node, with a message naming the key by its path (e.g.
+/// `bodies[1].shapes[0].radius`) and saying what would be valid. yaml-cpp marks are 0-based; a null
+/// node has no mark of its own, so errors about a missing value point at its key.
 
 #include <coulomb/math/types.hpp>
 #include <coulomb/model/model.hpp>
@@ -58,7 +58,8 @@ class Reporter {
 
 /// The closest of `candidates` to `word` by edit distance if it is close enough to be a likely typo
 /// (distance <= max(1, |word| / 3)), else "".
-[[nodiscard]] std::string closest(std::string_view word, const std::vector<std::string>& candidates);
+[[nodiscard]] std::string closest(std::string_view word,
+                                  const std::vector<std::string>& candidates);
 
 /// "a, b, c".
 [[nodiscard]] std::string join(const std::vector<std::string>& words);
@@ -113,8 +114,8 @@ class MapView {
 [[nodiscard]] Vec3 vec3(const Reporter& r, const Field& f);
 
 // Range checks on a number already read; the message quotes the scalar as written.
-double positive(const Reporter& r, const Field& f, double value);          // > 0
-double non_negative(const Reporter& r, const Field& f, double value);      // >= 0
+double positive(const Reporter& r, const Field& f, double value);                        // > 0
+double non_negative(const Reporter& r, const Field& f, double value);                    // >= 0
 double in_range(const Reporter& r, const Field& f, double value, double lo, double hi);  // [lo, hi]
 
 /// One of `valid` (e.g. a law name); the message lists them under the noun `what`.

@@ -1,6 +1,6 @@
-// The validation cases and their registry. Each case loads its scene (scenes/validation/, embedded),
-// steps it, and compares what it measures with a closed form, a published number or a peer's
-// output (reference/contensou.md §3 numbers the closed-form cases).
+// The validation cases and their registry. Each case loads its scene (scenes/validation/,
+// embedded), steps it, and compares what it measures with a closed form, a published number or a
+// peer's output (reference/contensou.md §3 numbers the closed-form cases).
 //
 // Adding a case: write a function `std::vector<Check> NAME(const CaseContext&)` below and add one
 // entry to the table in validation_cases().
@@ -42,7 +42,9 @@ void run_to(Sim& s, double end, After&& after) {
   const double h = s.model().time_step;
   while (s.state().time < end - 0.5 * h) {
     const StepReport& r = step(s.model(), s.state(), s.ws);
-    if (!r.finite) throw std::runtime_error(fmt::format("the state became non-finite at t = {} s", s.state().time));
+    if (!r.finite)
+      throw std::runtime_error(
+          fmt::format("the state became non-finite at t = {} s", s.state().time));
     after(r);
   }
 }
@@ -90,14 +92,17 @@ std::vector<Check> billiard(const std::string& file, const CaseContext&) {
 
   const double v_final = (5.0 * v0 + 2.0 * R * w0) / 7.0;
   return {
-      make_check("final speed [m/s]", "(5 v0 + 2 R w0)/7, closed form", s.state().v_WC[ball].x(),
-                 v_final, true, 1e-9,
-                 "the discrete friction impulses conserve the angular momentum about the contact "
-                 "line exactly; only round-off over 1e4 steps and the solver tolerance (1e-12) remain"),
-      make_check("time the slip stops [s]", "t* = 2|v0 - R w0|/(7 mu g), closed form", t_stop, t_star,
-                 false, h, "the slide ends inside the step that contains t*: one step h is the resolution"),
-      make_check("largest |slip| after t* + 2h [m/s]", "0: rolling without slipping", worst_slip, 0.0,
-                 false, 1e-12, "sticking is exact in the set-valued law; 1e-12 is the solver tolerance"),
+      make_check(
+          "final speed [m/s]", "(5 v0 + 2 R w0)/7, closed form", s.state().v_WC[ball].x(), v_final,
+          true, 1e-9,
+          "the discrete friction impulses conserve the angular momentum about the contact "
+          "line exactly; only round-off over 1e4 steps and the solver tolerance (1e-12) remain"),
+      make_check("time the slip stops [s]", "t* = 2|v0 - R w0|/(7 mu g), closed form", t_stop,
+                 t_star, false, h,
+                 "the slide ends inside the step that contains t*: one step h is the resolution"),
+      make_check("largest |slip| after t* + 2h [m/s]", "0: rolling without slipping", worst_slip,
+                 0.0, false, 1e-12,
+                 "sticking is exact in the set-valued law; 1e-12 is the solver tolerance"),
   };
 }
 
@@ -125,14 +130,15 @@ std::vector<Check> incline_stick(const CaseContext& ctx) {
   const int block = body(m, "block");
   const Incline in = incline_of(m);
   const double mu = friction_mu(m);
-  if (!(std::tan(in.alpha) < mu)) throw std::runtime_error("the scene does not satisfy tan(alpha) < mu");
+  if (!(std::tan(in.alpha) < mu))
+    throw std::runtime_error("the scene does not satisfy tan(alpha) < mu");
   const Vec3 x0 = s.state().x_WC[block];
   double worst = 0.0;
   run_to(s, ctx.quick ? 1.0 : m.end_time,
          [&](const StepReport&) { worst = std::max(worst, (s.state().x_WC[block] - x0).norm()); });
   return {make_check(fmt::format("largest displacement over {} s [m]", s.state().time),
-                     fmt::format("0: tan(alpha) = {:.4f} < mu = {}", std::tan(in.alpha), mu), worst, 0.0,
-                     false, 1e-9,
+                     fmt::format("0: tan(alpha) = {:.4f} < mu = {}", std::tan(in.alpha), mu), worst,
+                     0.0, false, 1e-9,
                      "sticking is exact in the set-valued Coulomb law; velocities are zero to the "
                      "solver tolerance (1e-12), far below 1e-9 m over the run")};
 }
@@ -150,12 +156,14 @@ std::vector<Check> incline_slide(const CaseContext&) {
   const double a = g * (std::sin(in.alpha) - mu * std::cos(in.alpha));
   const double measured = s.state().v_WC[block].dot(in.down) / s.state().time;
   return {
-      make_check("downhill acceleration v(T)/T [m/s^2]", "g (sin a - mu cos a), closed form", measured,
-                 a, true, 1e-6,
-                 "constant acceleration makes the discrete velocity exactly a t; what remains is the "
-                 "solver tolerance (1e-12) accumulated over 1000 steps and round-off"),
-      make_check("largest |normal velocity| [m/s]", "0: the block stays on the plane", worst_vn, 0.0,
-                 false, 1e-9, "Signorini at velocity level keeps v_n = 0 to the solver tolerance"),
+      make_check(
+          "downhill acceleration v(T)/T [m/s^2]", "g (sin a - mu cos a), closed form", measured, a,
+          true, 1e-6,
+          "constant acceleration makes the discrete velocity exactly a t; what remains is the "
+          "solver tolerance (1e-12) accumulated over 1000 steps and round-off"),
+      make_check("largest |normal velocity| [m/s]", "0: the block stays on the plane", worst_vn,
+                 0.0, false, 1e-9,
+                 "Signorini at velocity level keeps v_n = 0 to the solver tolerance"),
   };
 }
 
@@ -165,7 +173,8 @@ std::vector<Check> bouncing_ball_siconos(const CaseContext&) {
   std::istringstream in{std::string(siconos_bouncing_ball_reference())};
   int rows = 0, cols = 0;
   in >> rows >> cols;
-  if (!in || cols != 5 || rows < 2) throw std::runtime_error("BouncingBallTS.ref: unexpected header");
+  if (!in || cols != 5 || rows < 2)
+    throw std::runtime_error("BouncingBallTS.ref: unexpected header");
   std::vector<std::array<double, 5>> ref(static_cast<std::size_t>(rows));
   for (auto& row : ref)
     for (double& x : row) in >> x;
@@ -173,7 +182,8 @@ std::vector<Check> bouncing_ball_siconos(const CaseContext&) {
 
   Sim s = load("bouncing-ball-siconos.yaml");
   const int ball = body(s.model(), "ball");
-  const double R = std::get<Sphere>(s.model().shapes[s.model().bodies[ball].first_shape].geometry).radius;
+  const double R =
+      std::get<Sphere>(s.model().shapes[s.model().bodies[ball].first_shape].geometry).radius;
   // Worst absolute difference per column (gap, velocity, impulse) and the row where it occurs.
   std::array<double, 3> worst{0, 0, 0};
   std::array<int, 3> at{0, 0, 0};
@@ -194,16 +204,18 @@ std::vector<Check> bouncing_ball_siconos(const CaseContext&) {
       }
     }
   });
-  if (k != rows - 1) throw std::runtime_error(fmt::format("ran {} steps, the reference has {}", k, rows - 1));
+  if (k != rows - 1)
+    throw std::runtime_error(fmt::format("ran {} steps, the reference has {}", k, rows - 1));
   const std::string reason =
-      "the same scheme (theta = 1/2, Siconos' active-set rule g + (h/2) g' <= 0, Newton impact law) "
+      "the same scheme (theta = 1/2, Siconos' active-set rule g + (h/2) g' <= 0, Newton impact "
+      "law) "
       "reproduces the peer to round-off; the reference prints 16 digits";
   const char* names[3] = {"gap [m]", "normal velocity [m/s]", "impulse [N s]"};
   std::vector<Check> checks;
   for (int c = 0; c < 3; ++c) {
-    checks.push_back(make_check(fmt::format("{}, worst of {} rows (row {})", names[c], rows - 1, at[c]),
-                                "Siconos BouncingBallTS.ref, peer output", got_at[c], ref_at[c], false,
-                                1e-9, reason));
+    checks.push_back(make_check(
+        fmt::format("{}, worst of {} rows (row {})", names[c], rows - 1, at[c]),
+        "Siconos BouncingBallTS.ref, peer output", got_at[c], ref_at[c], false, 1e-9, reason));
   }
   return checks;
 }
@@ -238,11 +250,13 @@ std::vector<Check> bouncing_ball_apex(const CaseContext&) {
     // displacement during the impact step and the discrete apex).
     const double H = apex[i - 1];
     const double bound = 2.0 * (1.0 - e * e) / (e * e) * std::sqrt(2.0 * g * H) * h / H;
-    checks.push_back(make_check(fmt::format("apex {} / apex {}", i, i - 1), "e^2, Newton's impact law",
-                                apex[i] / H, e * e, true, bound,
-                                fmt::format("the impact is caught within one step: the rebound starts "
-                                            "up to |v| h above the ground, bound 2 (1 - e^2)/e^2 |v| h / H "
-                                            "= {:.2g}", bound)));
+    checks.push_back(
+        make_check(fmt::format("apex {} / apex {}", i, i - 1), "e^2, Newton's impact law",
+                   apex[i] / H, e * e, true, bound,
+                   fmt::format("the impact is caught within one step: the rebound starts "
+                               "up to |v| h above the ground, bound 2 (1 - e^2)/e^2 |v| h / H "
+                               "= {:.2g}",
+                               bound)));
   }
   return checks;
 }
@@ -266,8 +280,9 @@ std::vector<Check> resting(const std::string& file, const CaseContext& ctx) {
       make_check(fmt::format("largest drift of a centre of mass over {} s [m]", s.state().time),
                  "0: at rest", drift, 0.0, false, 1e-6,
                  "the issue's bound for resting contact (exact stick, no penetration drift)"),
-      make_check("ground reaction [N]", "total weight sum m g", ground_reaction(s, ground), weight, true,
-                 1e-8, "static equilibrium; the solver tolerance (1e-10 relative) bounds the impulses"),
+      make_check("ground reaction [N]", "total weight sum m g", ground_reaction(s, ground), weight,
+                 true, 1e-8,
+                 "static equilibrium; the solver tolerance (1e-10 relative) bounds the impulses"),
   };
 }
 
@@ -289,7 +304,8 @@ std::vector<Check> dzhanibekov(const CaseContext&) {
   // Closed-form time between flips (principal axes along the body axes, I1 < I2 < I3).
   const double I1 = I(0, 0), I2 = I(1, 1), I3 = I(2, 2);
   const double E2 = 2.0 * e0, L2 = L0.squaredNorm();
-  if (!(I1 < I2 && I2 < I3 && L2 > E2 * I2)) throw std::runtime_error("the scene is not the case L^2 > 2 E I2, I1 < I2 < I3");
+  if (!(I1 < I2 && I2 < I3 && L2 > E2 * I2))
+    throw std::runtime_error("the scene is not the case L^2 > 2 E I2, I1 < I2 < I3");
   const double lambda = std::sqrt((I3 - I2) * (L2 - E2 * I1) / (I1 * I2 * I3));
   const double k = std::sqrt((I2 - I1) * (E2 * I3 - L2) / ((I3 - I2) * (L2 - E2 * I1)));
   const double half_period = 2.0 * std::comp_ellint_1(k) / lambda;
@@ -303,16 +319,21 @@ std::vector<Check> dzhanibekov(const CaseContext&) {
     last = now;
     t_last = t;
   });
-  if (flips.size() < 2) throw std::runtime_error(fmt::format("{} flips in {} s, need 2", flips.size(), s.state().time));
-  const double mean_interval = (flips.back() - flips.front()) / static_cast<double>(flips.size() - 1);
+  if (flips.size() < 2)
+    throw std::runtime_error(fmt::format("{} flips in {} s, need 2", flips.size(), s.state().time));
+  const double mean_interval =
+      (flips.back() - flips.front()) / static_cast<double>(flips.size() - 1);
   const double h = m.time_step;
   return {
-      make_check("kinetic energy at the end [J]", "initial energy (invariant)", energy(m, s.state()).kinetic,
-                 e0, true, 1e-9, "the free rotation update conserves energy to round-off"),
-      make_check("|L(T) - L0| / |L0|", "0: angular momentum is invariant", (momentum() - L0).norm() / L0.norm(),
-                 0.0, false, 1e-9, "the free rotation update conserves angular momentum to round-off"),
-      make_check(fmt::format("mean time between {} flips [s]", flips.size()), "2 K(k)/lambda, closed form",
-                 mean_interval, half_period, true, 0.1 * h * h * lambda * lambda,
+      make_check("kinetic energy at the end [J]", "initial energy (invariant)",
+                 energy(m, s.state()).kinetic, e0, true, 1e-9,
+                 "the free rotation update conserves energy to round-off"),
+      make_check("|L(T) - L0| / |L0|", "0: angular momentum is invariant",
+                 (momentum() - L0).norm() / L0.norm(), 0.0, false, 1e-9,
+                 "the free rotation update conserves angular momentum to round-off"),
+      make_check(fmt::format("mean time between {} flips [s]", flips.size()),
+                 "2 K(k)/lambda, closed form", mean_interval, half_period, true,
+                 0.1 * h * h * lambda * lambda,
                  fmt::format("the rotation update is second order: the relative error measured at "
                              "h = 4e-3 ... 5e-4 s is -0.0404 (lambda h)^2 (order 2.00); tolerance "
                              "0.1 (lambda h)^2 = {:.2g}",
@@ -338,8 +359,8 @@ std::vector<Check> contensou_table(const CaseContext&) {
   std::vector<Check> checks;
   const char* pressures[2] = {"uniform", "hertz"};
   for (int p = 0; p < 2; ++p) {
-    const std::string csv = tabulate_law(
-        {"contensou", "--model", "exact", "--pressure", pressures[p], "--eps", "0,0.25,0.5,1,2,4,10"});
+    const std::string csv = tabulate_law({"contensou", "--model", "exact", "--pressure",
+                                          pressures[p], "--eps", "0,0.25,0.5,1,2,4,10"});
     // Parse "eps,F,m" rows.
     std::istringstream in(csv);
     std::string line;
@@ -351,17 +372,21 @@ std::vector<Check> contensou_table(const CaseContext&) {
         throw std::runtime_error("unexpected law table row: " + line);
       rows.push_back(r);
     }
-    if (rows.size() != eps.size()) throw std::runtime_error("the law table has the wrong number of rows");
+    if (rows.size() != eps.size())
+      throw std::runtime_error("the law table has the wrong number of rows");
     // One check per column: the worst ε.
     for (int c = 0; c < 2; ++c) {
       std::size_t worst = 0;
       for (std::size_t i = 0; i < eps.size(); ++i)
-        if (std::abs(rows[i][c + 1] - table[i][2 * p + c]) > std::abs(rows[worst][c + 1] - table[worst][2 * p + c]))
+        if (std::abs(rows[i][c + 1] - table[i][2 * p + c]) >
+            std::abs(rows[worst][c + 1] - table[worst][2 * p + c]))
           worst = i;
-      checks.push_back(make_check(
-          fmt::format("{} {} (worst of eps = 0 ... 10, at eps = {})", c == 0 ? "F" : "m", pressures[p], eps[worst]),
-          "reference/contensou.md §1 table", rows[worst][c + 1], table[worst][2 * p + c], false, 1e-9,
-          "the table prints 12 digits (10 at eps = 10); the closed forms are evaluated in double precision"));
+      checks.push_back(make_check(fmt::format("{} {} (worst of eps = 0 ... 10, at eps = {})",
+                                              c == 0 ? "F" : "m", pressures[p], eps[worst]),
+                                  "reference/contensou.md §1 table", rows[worst][c + 1],
+                                  table[worst][2 * p + c], false, 1e-9,
+                                  "the table prints 12 digits (10 at eps = 10); the closed forms "
+                                  "are evaluated in double precision"));
     }
   }
   return checks;
@@ -371,30 +396,39 @@ std::vector<Check> contensou_table(const CaseContext&) {
 
 const std::vector<Case>& validation_cases() {
   static const std::vector<Case> cases = {
-      {"billiard", "Billiard ball struck without spin: slides, then rolls at 5 v0/7 (contensou.md §3.1)",
-       "scenes/validation/billiard.yaml", [](const CaseContext& c) { return billiard("billiard.yaml", c); }},
-      {"billiard-topspin", "Billiard ball with top spin w0 = 4/R: rolls at (5 v0 + 2 R w0)/7 = 9 v0/7",
+      {"billiard",
+       "Billiard ball struck without spin: slides, then rolls at 5 v0/7 (contensou.md §3.1)",
+       "scenes/validation/billiard.yaml",
+       [](const CaseContext& c) { return billiard("billiard.yaml", c); }},
+      {"billiard-topspin",
+       "Billiard ball with top spin w0 = 4/R: rolls at (5 v0 + 2 R w0)/7 = 9 v0/7",
        "scenes/validation/billiard-topspin.yaml",
        [](const CaseContext& c) { return billiard("billiard-topspin.yaml", c); }},
-      {"billiard-backspin", "Billiard ball with back spin w0 = -30 rad/s: rolls at (5 v0 + 2 R w0)/7",
+      {"billiard-backspin",
+       "Billiard ball with back spin w0 = -30 rad/s: rolls at (5 v0 + 2 R w0)/7",
        "scenes/validation/billiard-backspin.yaml",
        [](const CaseContext& c) { return billiard("billiard-backspin.yaml", c); }},
-      {"incline-stick", "Block on a 20 deg incline, mu = 0.5 > tan(alpha): it sticks (contensou.md §3.8)",
+      {"incline-stick",
+       "Block on a 20 deg incline, mu = 0.5 > tan(alpha): it sticks (contensou.md §3.8)",
        "scenes/validation/incline-stick.yaml", incline_stick},
-      {"incline-slide", "Block on a 30 deg incline, mu = 0.3 < tan(alpha): a = g (sin a - mu cos a)",
+      {"incline-slide",
+       "Block on a 30 deg incline, mu = 0.3 < tan(alpha): a = g (sin a - mu cos a)",
        "scenes/validation/incline-slide.yaml", incline_slide},
       {"bouncing-ball-siconos", "Bouncing ball, e = 0.9, against Siconos BouncingBallTS row by row",
        "scenes/validation/bouncing-ball-siconos.yaml", bouncing_ball_siconos},
-      {"bouncing-ball-apex", "Bouncing ball, e = 0.9, default active-set rule: apexes shrink by e^2",
+      {"bouncing-ball-apex",
+       "Bouncing ball, e = 0.9, default active-set rule: apexes shrink by e^2",
        "scenes/validation/bouncing-ball.yaml", bouncing_ball_apex},
       {"box-rest", "A unit cube resting on the ground stays put", "scenes/validation/box-rest.yaml",
        [](const CaseContext& c) { return resting("box-rest.yaml", c); }},
       {"box-stack", "A stack of five unit cubes stays put", "scenes/validation/box-stack.yaml",
        [](const CaseContext& c) { return resting("box-stack.yaml", c); }},
-      {"dzhanibekov", "Free asymmetric body spun near its intermediate axis: invariants and flip period",
+      {"dzhanibekov",
+       "Free asymmetric body spun near its intermediate axis: invariants and flip period",
        "scenes/validation/dzhanibekov.yaml", dzhanibekov},
-      {"contensou-table", "Exact Coulomb-Contensou resultants F(eps), m(eps) against the reference table",
-       "-", contensou_table},
+      {"contensou-table",
+       "Exact Coulomb-Contensou resultants F(eps), m(eps) against the reference table", "-",
+       contensou_table},
   };
   return cases;
 }

@@ -10,13 +10,20 @@ namespace coulomb {
 
 std::string_view stage_name(Stage s) {
   switch (s) {
-    case Stage::broadphase: return "broadphase";
-    case Stage::narrowphase: return "narrowphase";
-    case Stage::kinematics: return "kinematics";
-    case Stage::assemble: return "assemble";
-    case Stage::solve: return "solve";
-    case Stage::integrate: return "integrate";
-    case Stage::count: break;
+    case Stage::broadphase:
+      return "broadphase";
+    case Stage::narrowphase:
+      return "narrowphase";
+    case Stage::kinematics:
+      return "kinematics";
+    case Stage::assemble:
+      return "assemble";
+    case Stage::solve:
+      return "solve";
+    case Stage::integrate:
+      return "integrate";
+    case Stage::count:
+      break;
   }
   return "?";
 }
@@ -52,7 +59,8 @@ void prepare(const Model& model, Workspace& ws) {
   ws.v_mean.assign(nbodies, Vec3::Zero());
   ws.w_mean.assign(nbodies, Vec3::Zero());
   for (std::size_t b = 0; b < nbodies; ++b)
-    ws.inv_inertia_B[b] = model.bodies[b].fixed ? Mat3::Zero() : Mat3(model.bodies[b].inertia_B.inverse());
+    ws.inv_inertia_B[b] =
+        model.bodies[b].fixed ? Mat3::Zero() : Mat3(model.bodies[b].inertia_B.inverse());
   // Contact spec per (material, material), the default material mapped to the last index.
   const int nm = static_cast<int>(model.materials.size());
   ws.material_count = nm;
@@ -64,7 +72,8 @@ void prepare(const Model& model, Workspace& ws) {
   // The laws of every contact spec, resolved (and checked) once.
   ws.laws.clear();
   ws.laws.push_back(resolve_nonsmooth_laws(model.default_contact, model));
-  for (const ContactSpec& spec : model.contacts) ws.laws.push_back(resolve_nonsmooth_laws(spec, model));
+  for (const ContactSpec& spec : model.contacts)
+    ws.laws.push_back(resolve_nonsmooth_laws(spec, model));
   ws.use_moments = std::any_of(ws.laws.begin(), ws.laws.end(),
                                [](const NonsmoothLaws& l) { return l.has_moments(); });
   ws.time_step = model.time_step;
@@ -96,8 +105,8 @@ Energy energy(const Model& model, const State& state) {
     const Body& body = model.bodies[b];
     if (body.fixed) continue;
     const Vec3 omega_B = state.q_WB[b].conjugate() * state.w_W[b];
-    e.kinetic += 0.5 * body.mass * state.v_WC[b].squaredNorm() +
-                 0.5 * omega_B.dot(body.inertia_B * omega_B);
+    e.kinetic +=
+        0.5 * body.mass * state.v_WC[b].squaredNorm() + 0.5 * omega_B.dot(body.inertia_B * omega_B);
     e.potential -= body.mass * model.gravity.dot(state.x_WC[b]);
   }
   return e;

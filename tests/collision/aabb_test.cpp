@@ -29,15 +29,15 @@ Aabb support_box(const Geometry& g, const Pose& X) {
 }
 
 TEST(Aabb, BoundedShapesAreTight) {
-  std::vector<Geometry> shapes = {Sphere{0.4},
-                                  Box{Vec3(0.1, 0.2, 0.3)},
-                                  Capsule{0.2, 0.5},
-                                  Cylinder{0.3, 0.6},
-                                  Ellipsoid{Vec3(0.2, 0.5, 0.9)},
-                                  Cone{0.4, 1.0},
-                                  make_convex_hull(std::vector<Vec3>{Vec3(0, 0, 0), Vec3(1, 0, 0),
-                                                                     Vec3(0, 1, 0), Vec3(0, 0, 1),
-                                                                     Vec3(0.2, 0.2, 0.2)})};
+  std::vector<Geometry> shapes = {
+      Sphere{0.4},
+      Box{Vec3(0.1, 0.2, 0.3)},
+      Capsule{0.2, 0.5},
+      Cylinder{0.3, 0.6},
+      Ellipsoid{Vec3(0.2, 0.5, 0.9)},
+      Cone{0.4, 1.0},
+      make_convex_hull(std::vector<Vec3>{Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1),
+                                         Vec3(0.2, 0.2, 0.2)})};
   const Pose X = tilted_pose();
   const double margin = 0.05;
   for (const Geometry& g : shapes) {

@@ -279,8 +279,8 @@ TEST(Broadphase, ExclusionsSameBodyAndFixedPairs) {
   Broadphase bp;
   std::vector<ShapePair> pairs;
   expect_matches_reference(bp, s, pairs);
-  const std::vector<ShapePair> expected{{0, 2}, {0, 3}, {0, 4}, {1, 2}, {1, 3},
-                                        {1, 4}, {2, 4}, {3, 4}};
+  const std::vector<ShapePair> expected{{0, 2}, {0, 3}, {0, 4}, {1, 2},
+                                        {1, 3}, {1, 4}, {2, 4}, {3, 4}};
   EXPECT_EQ(pairs, expected);
 
   // Multi-shape bodies at random: body = i / 4, every fifth body fixed.
@@ -376,7 +376,7 @@ TEST(Broadphase, MovingBoxesOverManyCallsMatchBruteForce) {
       if (r < 0.005) d = 3.0 * Vec3(u(rng), u(rng), u(rng));  // teleport
       b.lo += d;
       b.hi += d;
-      if (r > 0.995) b.hi += Vec3::Constant(0.1 * u01(rng));  // grow
+      if (r > 0.995) b.hi += Vec3::Constant(0.1 * u01(rng));          // grow
       if (r > 0.99 && r <= 0.995) b.hi = b.lo + 0.3 * (b.hi - b.lo);  // shrink
     }
   }

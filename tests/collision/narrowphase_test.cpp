@@ -13,7 +13,9 @@ namespace coulomb {
 namespace {
 
 Pose at(const Vec3& p, const Quat& q = Quat::Identity()) { return Pose{p, q}; }
-Quat rot(double angle, const Vec3& axis) { return Quat(Eigen::AngleAxisd(angle, axis.normalized())); }
+Quat rot(double angle, const Vec3& axis) {
+  return Quat(Eigen::AngleAxisd(angle, axis.normalized()));
+}
 
 // Invariants every point satisfies: unit n, right-handed frame, gap = (p2 − p1)·n, p1 − p2 ∥ n.
 void check_invariants(const ContactPoint& c) {
@@ -104,8 +106,8 @@ TEST(Narrowphase, SmallBoxTurned45OnBigBoxGivesOctagon) {
   for (const auto& c : pts) {
     EXPECT_NEAR(c.gap, -0.01, 1e-14);
     EXPECT_NEAR(c.n_W.z(), 1.0, 1e-15);
-    // Every point is on the boundary of both squares: on an edge of the lower face (|x| or |y| = 0.4)
-    // and of the turned face (|x| + |y| = 0.5√2).
+    // Every point is on the boundary of both squares: on an edge of the lower face (|x| or |y| =
+    // 0.4) and of the turned face (|x| + |y| = 0.5√2).
     EXPECT_NEAR(std::max(std::abs(c.p1_W.x()), std::abs(c.p1_W.y())), 0.4, 1e-14);
     EXPECT_NEAR(std::abs(c.p1_W.x()) + std::abs(c.p1_W.y()), 0.5 * std::sqrt(2.0), 1e-14);
   }
@@ -137,7 +139,8 @@ TEST(Narrowphase, TiltedBoxOnPlaneTouchesWithOneCorner) {
   // Box balanced on a corner: rotate so that the body diagonal (1,1,1) points down.
   const Quat q = Quat::FromTwoVectors(Vec3(1, 1, 1).normalized(), -Vec3::UnitZ());
   const double h = 0.5, depth = 0.001;
-  const auto pts = run(Plane{}, Pose{}, Box{Vec3::Constant(h)}, at(Vec3(0, 0, h * std::sqrt(3.0) - depth), q), 0.1);
+  const auto pts = run(Plane{}, Pose{}, Box{Vec3::Constant(h)},
+                       at(Vec3(0, 0, h * std::sqrt(3.0) - depth), q), 0.1);
   ASSERT_EQ(pts.size(), 1u);
   EXPECT_EQ(pts[0].feature, 7u);  // corner (+,+,+)
   EXPECT_NEAR(pts[0].gap, -depth, 1e-14);
@@ -240,7 +243,8 @@ TEST(Narrowphase, CapsulePlaneLyingAndTilted) {
     EXPECT_EQ(p.curvature2.r2, kInf);  // cylindrical side
   }
   const double th = 0.3;
-  const Pose tilted = at(Vec3(0, 0, 0.5 * std::sin(th) + 0.1 - 0.02), rot(kPi / 2 - th, Vec3::UnitY()));
+  const Pose tilted =
+      at(Vec3(0, 0, 0.5 * std::sin(th) + 0.1 - 0.02), rot(kPi / 2 - th, Vec3::UnitY()));
   pts = run(Plane{}, Pose{}, c, tilted, 0.0);
   ASSERT_EQ(pts.size(), 1u);
   EXPECT_NEAR(pts[0].gap, -0.02, 1e-15);
@@ -313,7 +317,8 @@ TEST(Narrowphase, ConePlaneBaseApexSide) {
   EXPECT_EQ(pts[0].feature, 0u);
   EXPECT_NEAR(pts[0].gap, -0.01, 1e-15);
   // On its side: the generator from apex to rim lies on the plane. The generator makes angle
-  // α = atan(R/h) with the axis; tilt the axis by π/2 − α about x, then both ends are at one height.
+  // α = atan(R/h) with the axis; tilt the axis by π/2 − α about x, then both ends are at one
+  // height.
   const double a = std::atan2(0.4, 1.2);
   const Quat q = rot(kPi / 2 + a, Vec3::UnitX());
   const Vec3 apex_L(0, 0, 0.6);
@@ -394,8 +399,8 @@ TEST(Narrowphase, CcdSphericalEllipsoidVsSphere) {
   const double d = c2.norm();
   for (double margin : {0.0, 0.2}) {
     for (double r2 : {0.2, 0.35}) {  // separated by 0.0165 / penetrating
-      const auto pts = run(Ellipsoid{Vec3::Constant(0.4)}, at(Vec3::Zero(), rot(0.3, Vec3::UnitX())),
-                           Sphere{r2}, at(c2), margin);
+      const auto pts = run(Ellipsoid{Vec3::Constant(0.4)},
+                           at(Vec3::Zero(), rot(0.3, Vec3::UnitX())), Sphere{r2}, at(c2), margin);
       const double gap = d - 0.4 - r2;
       if (gap > margin) {
         EXPECT_TRUE(pts.empty());
@@ -463,15 +468,16 @@ TEST(Narrowphase, CcdSphereOffCentreOnCylinderCapAndHullFace) {
 TEST(Narrowphase, EveryPairBothOrders) {
   // Each kind against each other kind, overlapping a little: at least one point, and the swapped
   // call gives the flipped points (checked in run()).
-  std::vector<Geometry> g = {Plane{},
-                             Sphere{0.3},
-                             Box{Vec3(0.3, 0.2, 0.25)},
-                             Capsule{0.15, 0.2},
-                             Cylinder{0.25, 0.2},
-                             Ellipsoid{Vec3(0.3, 0.2, 0.25)},
-                             Cone{0.3, 0.5},
-                             make_convex_hull(std::vector<Vec3>{Vec3(-0.3, -0.3, -0.2), Vec3(0.3, -0.3, -0.2),
-                                                                Vec3(0, 0.3, -0.2), Vec3(0, 0, 0.3)})};
+  std::vector<Geometry> g = {
+      Plane{},
+      Sphere{0.3},
+      Box{Vec3(0.3, 0.2, 0.25)},
+      Capsule{0.15, 0.2},
+      Cylinder{0.25, 0.2},
+      Ellipsoid{Vec3(0.3, 0.2, 0.25)},
+      Cone{0.3, 0.5},
+      make_convex_hull(std::vector<Vec3>{Vec3(-0.3, -0.3, -0.2), Vec3(0.3, -0.3, -0.2),
+                                         Vec3(0, 0.3, -0.2), Vec3(0, 0, 0.3)})};
   for (std::size_t i = 0; i < g.size(); ++i) {
     for (std::size_t j = 0; j < g.size(); ++j) {
       if (i == 0 && j == 0) continue;

@@ -22,8 +22,7 @@ struct SliceResult {
   Vec3 inertia;
 };
 SliceResult integrate_slices(const std::function<double(double)>& ra,
-                             const std::function<double(double)>& rb, double z0, double z1,
-                             int n) {
+                             const std::function<double(double)>& rb, double z0, double z1, int n) {
   double m = 0, mz = 0, mz2 = 0, ix2 = 0, iy2 = 0;
   const double h = (z1 - z0) / n;
   for (int i = 0; i <= n; ++i) {
@@ -93,7 +92,8 @@ TEST(MassProperties, CapsuleBySlices) {
   const MassProperties got = shape_mass_properties(Capsule{R, hl}, 1.0);
   EXPECT_NEAR(got.mass, ref.mass, kSliceTol * ref.mass);
   EXPECT_NEAR(got.com.z(), 0.0, 1e-15);
-  for (int i = 0; i < 3; ++i) EXPECT_NEAR(got.inertia(i, i), ref.inertia(i, i), kSliceTol * ref.inertia(i, i));
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(got.inertia(i, i), ref.inertia(i, i), kSliceTol * ref.inertia(i, i));
   // A capsule of zero length is a sphere.
   const MassProperties s = shape_mass_properties(Capsule{R, 0.0}, 2.0);
   const MassProperties s_ref = shape_mass_properties(Sphere{R}, 2.0);
@@ -104,8 +104,8 @@ TEST(MassProperties, CapsuleBySlices) {
 TEST(MassProperties, ConeBySlices) {
   const double R = 0.5, h = 1.2;
   const auto r = [=](double z) { return R * (0.5 * h - z) / h; };  // R at base z=-h/2, 0 at apex
-  expect_matches(shape_mass_properties(Cone{R, h}, 1.0), integrate_slices(r, r, -0.5 * h, 0.5 * h, 4000),
-                 kSliceTol);
+  expect_matches(shape_mass_properties(Cone{R, h}, 1.0),
+                 integrate_slices(r, r, -0.5 * h, 0.5 * h, 4000), kSliceTol);
 }
 
 TEST(MassProperties, EllipsoidByEllipticSlices) {

@@ -29,7 +29,8 @@ TEST(SupportPoint, ClosedForms) {
   const Vec3 d = Vec3(1.0, -2.0, 0.5);
   EXPECT_TRUE(support_point(Sphere{2.0}, d).isApprox(2.0 * d.normalized(), 1e-15));
   EXPECT_EQ(support_point(Box{Vec3(1, 2, 3)}, d), Vec3(1, -2, 3));
-  EXPECT_TRUE(support_point(Capsule{0.5, 1.0}, d).isApprox(Vec3(0, 0, 1) + 0.5 * d.normalized(), 1e-15));
+  EXPECT_TRUE(
+      support_point(Capsule{0.5, 1.0}, d).isApprox(Vec3(0, 0, 1) + 0.5 * d.normalized(), 1e-15));
   const Vec3 cyl = support_point(Cylinder{2.0, 1.0}, d);
   EXPECT_NEAR(cyl.x(), 2.0 / std::sqrt(5.0), 1e-15);
   EXPECT_NEAR(cyl.y(), -4.0 / std::sqrt(5.0), 1e-15);
@@ -46,7 +47,8 @@ TEST(SupportPoint, ClosedForms) {
 
 TEST(ConvexHull, CubeCornersAndInteriorPoints) {
   std::vector<Vec3> pts;
-  for (int i = 0; i < 8; ++i) pts.emplace_back(i & 1 ? 1.0 : -1.0, i & 2 ? 1.0 : -1.0, i & 4 ? 1.0 : -1.0);
+  for (int i = 0; i < 8; ++i)
+    pts.emplace_back(i & 1 ? 1.0 : -1.0, i & 2 ? 1.0 : -1.0, i & 4 ? 1.0 : -1.0);
   pts.emplace_back(0.1, 0.2, -0.3);  // interior
   pts.emplace_back(1.0, 0.0, 0.0);   // on a face
   const ConvexHull h = make_convex_hull(pts);

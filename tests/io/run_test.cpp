@@ -70,8 +70,10 @@ TEST(Run, SameSceneTwiceGivesBitIdenticalFiles) {
     for (int f = 0; f < 3; ++f) {
       const std::string text = read(fs::path(options.output_directory) / names[f]);
       EXPECT_GT(text.size(), 100u) << names[f];
-      if (run_index == 0) first[f] = text;
-      else EXPECT_EQ(text, first[f]) << names[f] << " differs between two runs";
+      if (run_index == 0)
+        first[f] = text;
+      else
+        EXPECT_EQ(text, first[f]) << names[f] << " differs between two runs";
     }
   }
 }
@@ -115,7 +117,8 @@ TEST(Run, EnergyBudgetBalancesWithInelasticImpacts) {
   // solver tolerance times the impulses, far below the energies involved (~6 J here).
   const auto pos = result.summary_json.find("\"drift\"");
   ASSERT_NE(pos, std::string::npos);
-  const double drift = std::stod(result.summary_json.substr(result.summary_json.find(':', pos) + 1));
+  const double drift =
+      std::stod(result.summary_json.substr(result.summary_json.find(':', pos) + 1));
   EXPECT_LT(std::abs(drift), 1e-6);
 }
 

@@ -21,8 +21,8 @@ void check_projection(Project project, Sample sample, std::mt19937& rng, double 
     for (int i = 0; i < x.size(); ++i) x[i] = g(rng), y[i] = g(rng);
     const V px = project(x), py = project(y);
     const double tol = 1e-12 * (1.0 + x.norm() + y.norm());
-    EXPECT_LE((project(px) - px).norm(), tol);                 // idempotent
-    EXPECT_LE((px - py).norm(), (x - y).norm() + tol);          // non-expansive
+    EXPECT_LE((project(px) - px).norm(), tol);          // idempotent
+    EXPECT_LE((px - py).norm(), (x - y).norm() + tol);  // non-expansive
     for (int k = 0; k < 20; ++k) {
       const V z = sample(rng);
       EXPECT_LE((x - px).dot(z - px), tol * (1.0 + z.norm()));  // variational inequality

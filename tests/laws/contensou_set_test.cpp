@@ -60,7 +60,8 @@ TEST(ContensouSet, ExactLimitSurfaceProjection) {
     const double a = 0.02;
     const ContensouLimitSet set{10.0, a, pressure};
     auto sample = [&](std::mt19937& r) {
-      // Points of the set: a boundary point (max dissipation of a random direction) scaled by s ≤ 1.
+      // Points of the set: a boundary point (max dissipation of a random direction) scaled by s
+      // ≤ 1.
       const double th = 2 * kPi * u(r);
       const ForceMoment b = set.max_dissipation(Vec2(std::cos(th), std::sin(th)) * (4 * u(r) - 2),
                                                 (2 * u(r) - 1) * 100.0);

@@ -38,7 +38,8 @@ TEST(Coulomb, InclineThresholdBothSides) {
   // Sliding: the friction is μ_k N opposing the slip, deceleration g (sin α − μ_k cos α).
   const double alpha = 0.6;
   const TangentialResult r = law.evaluate({Vec2(-1.0, 0.0), m * g * std::cos(alpha), {}}, {});
-  EXPECT_NEAR((m * g * std::sin(alpha) - r.force.norm()) / m, g * (std::sin(alpha) - 0.3 * std::cos(alpha)), 1e-12);
+  EXPECT_NEAR((m * g * std::sin(alpha) - r.force.norm()) / m,
+              g * (std::sin(alpha) - 0.3 * std::cos(alpha)), 1e-12);
 }
 
 TEST(Coulomb, SlipBranchOpposesSlipAndDissipates) {

@@ -33,10 +33,8 @@ TEST(DisChoc, WearPowerOfASinusoidalSlipMatchesArchard) {
   // reversal the contact sticks until the spring exceeds μ_s F_n, a displacement 2 μ_s F_n/K_t
   // = 6e-6 m against 2·V0/(2πf) = 3.2e-3 m of travel (0.2 %), and the O(dt) trapezoid; 1 %.
   const double fn = 100.0, mu_s = 0.3, mu_d = 0.2, v0 = 0.1, f = 10.0, dt = 1e-5;
-  const ElasticStickLaw law(LawSpec{"elastic_stick",
-                                    {{"stiffness", 1e7}, {"mu_s", mu_s}, {"mu_k", mu_d}},
-                                    {},
-                                    {}});
+  const ElasticStickLaw law(
+      LawSpec{"elastic_stick", {{"stiffness", 1e7}, {"mu_s", mu_s}, {"mu_k", mu_d}}, {}, {}});
   FrictionMemory mem;
   std::vector<WearSample> samples;
   const int steps = static_cast<int>(std::lround(10.0 / f / dt));  // 10 periods
@@ -53,8 +51,10 @@ TEST(DisChoc, WearPowerOfASinusoidalSlipMatchesArchard) {
 
 TEST(DisChoc, WearPowerTrapezoidOnASmallSeries) {
   // Hand-computed: intervals starting at slipping samples 0 and 2 count.
-  const std::vector<WearSample> s = {
-      {0.0, 10.0, 1.0, true}, {1.0, -20.0, 2.0, false}, {2.0, 10.0, 3.0, true}, {4.0, 10.0, 1.0, true}};
+  const std::vector<WearSample> s = {{0.0, 10.0, 1.0, true},
+                                     {1.0, -20.0, 2.0, false},
+                                     {2.0, 10.0, 3.0, true},
+                                     {4.0, 10.0, 1.0, true}};
   // [0,1]: ½(40 + 10)·1 = 25; [1,2] skipped; [2,4]: ½(10 + 30)·2 = 40; total 65 over 4 s.
   EXPECT_DOUBLE_EQ(wear_power(s), 65.0 / 4.0);
   EXPECT_EQ(wear_power(std::vector<WearSample>{}), 0.0);

@@ -10,10 +10,8 @@ using namespace coulomb;
 
 namespace {
 ElasticStickLaw make(double kt, double ct) {
-  return ElasticStickLaw(LawSpec{"elastic_stick",
-                                 {{"stiffness", kt}, {"damping", ct}, {"mu_s", 0.5}, {"mu_k", 0.3}},
-                                 {},
-                                 {}});
+  return ElasticStickLaw(LawSpec{
+      "elastic_stick", {{"stiffness", kt}, {"damping", ct}, {"mu_s", 0.5}, {"mu_k", 0.3}}, {}, {}});
 }
 }  // namespace
 

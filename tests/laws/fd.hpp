@@ -35,8 +35,12 @@ inline void expect_normal_derivatives(const NormalLaw& law, double delta, double
                                       const NormalGeometry& g) {
   const NormalResult r = law.evaluate(delta, rate, g);
   const double hd = 1e-7 * delta, hr = 1e-7 * std::max(1e-3, std::abs(rate));
-  const double dd = (law.evaluate(delta + hd, rate, g).force - law.evaluate(delta - hd, rate, g).force) / (2 * hd);
-  const double dr = (law.evaluate(delta, rate + hr, g).force - law.evaluate(delta, rate - hr, g).force) / (2 * hr);
+  const double dd =
+      (law.evaluate(delta + hd, rate, g).force - law.evaluate(delta - hd, rate, g).force) /
+      (2 * hd);
+  const double dr =
+      (law.evaluate(delta, rate + hr, g).force - law.evaluate(delta, rate - hr, g).force) /
+      (2 * hr);
   EXPECT_NEAR(r.d_delta, dd, kFdRelTol * std::abs(dd) + 1e-9);
   EXPECT_NEAR(r.d_rate, dr, kFdRelTol * std::abs(dr) + 1e-9);
 }

@@ -12,7 +12,8 @@ TEST(Hertz, SpheresGiveTheTextbookStiffness) {
   // Two steel spheres R1 = 10 mm, R2 = 20 mm: R* = 1/(1/0.01 + 1/0.02), E* = E/(2(1 − ν²)).
   Material steel{"steel", 210e9, 0.3, 7800};
   const HertzNormalLaw law({"hertz", {}, {}, {}}, steel, steel);
-  const NormalGeometry g = normal_geometry({0.01, 0.01, Vec3::UnitX()}, {0.02, 0.02, Vec3::UnitX()});
+  const NormalGeometry g =
+      normal_geometry({0.01, 0.01, Vec3::UnitX()}, {0.02, 0.02, Vec3::UnitX()});
   EXPECT_NEAR(g.radius, 1.0 / (100.0 + 50.0), 1e-15);
   const double e_star = 210e9 / (2 * (1 - 0.09));
   EXPECT_NEAR(law.stiffness(g), 4.0 / 3.0 * e_star * std::sqrt(g.radius), 1e-6 * law.stiffness(g));
@@ -74,15 +75,19 @@ TEST(Hertz, EllipseReducesToCircleAndRespectsPrincipalAngles) {
   EXPECT_NEAR(x.eccentricity, 0.0, 1e-7);
   EXPECT_NEAR(x.radius, 0.03, 1e-9);
   // Parallel cylinders: line contact, no Hertz point stiffness.
-  EXPECT_TRUE(std::isinf(hertz_ellipse({0.03, kInf, Vec3::UnitX()}, {0.03, kInf, Vec3::UnitX()}).radius));
+  EXPECT_TRUE(
+      std::isinf(hertz_ellipse({0.03, kInf, Vec3::UnitX()}, {0.03, kInf, Vec3::UnitX()}).radius));
 }
 
 TEST(Hertz, ParametersAreValidated) {
   Material no_modulus{"x", std::nan(""), 0.3, 1000};
   Material ok{"y", 1e9, 0.3, 1000};
   EXPECT_THROW(HertzNormalLaw({"hertz", {}, {}, {}}, no_modulus, ok), LawError);
-  EXPECT_NO_THROW(HertzNormalLaw({"hertz", {{"young_modulus", 1e9}, {"poisson_ratio", 0.3}}, {}, {}}, {}, {}));
-  EXPECT_THROW(HertzNormalLaw({"hertz", {{"young_modulus", 1e9}, {"poisson_ratio", 0.7}}, {}, {}}, {}, {}), LawError);
+  EXPECT_NO_THROW(
+      HertzNormalLaw({"hertz", {{"young_modulus", 1e9}, {"poisson_ratio", 0.3}}, {}, {}}, {}, {}));
+  EXPECT_THROW(
+      HertzNormalLaw({"hertz", {{"young_modulus", 1e9}, {"poisson_ratio", 0.7}}, {}, {}}, {}, {}),
+      LawError);
   EXPECT_THROW(HertzNormalLaw::with_stiffness(-1.0), LawError);
   EXPECT_DOUBLE_EQ(effective_modulus(2e9, 0.0, 2e9, 0.0), 1e9);
 }

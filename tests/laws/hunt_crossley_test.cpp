@@ -43,7 +43,8 @@ TEST(HuntCrossley, DashpotNeverPullsAndPowerIsNonNegative) {
   const NormalResult r = law.evaluate(1e-4, -3.0, {});  // 1 + χ δ̇ = −0.2
   EXPECT_EQ(r.force, 0.0);
   EXPECT_GE(r.power, 0.0);
-  for (double rate : {-2.0, -0.5, 0.0, 0.5, 2.0}) EXPECT_GE(law.evaluate(1e-4, rate, {}).power, 0.0);
+  for (double rate : {-2.0, -0.5, 0.0, 0.5, 2.0})
+    EXPECT_GE(law.evaluate(1e-4, rate, {}).power, 0.0);
   EXPECT_NEAR(law.evaluate(1e-4, 0.5, {}).power, 1e7 * std::pow(1e-4, 1.5) * 0.4 * 0.25, 1e-12);
 }
 
@@ -65,7 +66,8 @@ TEST(HuntCrossley, HuntCrossleyRelationIsFirstOrderInOneMinusE) {
 
 TEST(HuntCrossley, FloresRelationHoldsOverTheWholeRange) {
   // χ = 8(1 − e)/(5 e v_in): Flores et al. (2011) derive it for all 0 < e ≤ 1. Measured here, the
-  // achieved 1 − e is 5.7–6.3 % smaller than the target's over e ∈ [0.3, 0.95]; bound 7 % of (1 − e).
+  // achieved 1 − e is 5.7–6.3 % smaller than the target's over e ∈ [0.3, 0.95]; bound 7 % of (1 −
+  // e).
   const double m = 0.2, v_in = 1.5;
   for (double e : {0.95, 0.8, 0.5, 0.3}) {
     const LawSpec s{"hunt_crossley",
@@ -81,8 +83,31 @@ TEST(HuntCrossley, FloresRelationHoldsOverTheWholeRange) {
 }
 
 TEST(HuntCrossley, ParametersAreValidated) {
-  EXPECT_THROW(HuntCrossleyLaw(LawSpec{"hunt_crossley", {{"stiffness", 1e6}, {"restitution", 0.0}, {"impact_velocity", 1}}, {}, {}}, {}, {}), LawError);
-  EXPECT_THROW(HuntCrossleyLaw(LawSpec{"hunt_crossley", {{"stiffness", 1e6}, {"restitution", 0.5}}, {}, {}}, {}, {}), LawError);
-  EXPECT_THROW(HuntCrossleyLaw(LawSpec{"hunt_crossley", {{"exponent", 1.2}, {"young_modulus", 1e9}, {"poisson_ratio", 0.3}}, {}, {}}, {}, {}), LawError);
-  EXPECT_THROW(HuntCrossleyLaw(LawSpec{"hunt_crossley", {{"stiffness", 1e6}, {"damping", 0.1}, {"restitution", 0.5}, {"impact_velocity", 1}}, {}, {}}, {}, {}), LawError);
+  EXPECT_THROW(
+      HuntCrossleyLaw(LawSpec{"hunt_crossley",
+                              {{"stiffness", 1e6}, {"restitution", 0.0}, {"impact_velocity", 1}},
+                              {},
+                              {}},
+                      {}, {}),
+      LawError);
+  EXPECT_THROW(
+      HuntCrossleyLaw(LawSpec{"hunt_crossley", {{"stiffness", 1e6}, {"restitution", 0.5}}, {}, {}},
+                      {}, {}),
+      LawError);
+  EXPECT_THROW(
+      HuntCrossleyLaw(LawSpec{"hunt_crossley",
+                              {{"exponent", 1.2}, {"young_modulus", 1e9}, {"poisson_ratio", 0.3}},
+                              {},
+                              {}},
+                      {}, {}),
+      LawError);
+  EXPECT_THROW(
+      HuntCrossleyLaw(
+          LawSpec{
+              "hunt_crossley",
+              {{"stiffness", 1e6}, {"damping", 0.1}, {"restitution", 0.5}, {"impact_velocity", 1}},
+              {},
+              {}},
+          {}, {}),
+      LawError);
 }

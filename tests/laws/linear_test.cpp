@@ -13,9 +13,12 @@ TEST(Linear, FrequencyConversionMatchesDefinitions) {
   const SpringDamper sd = spring_damper_from_frequency(30.0, 0.2, 2.5);
   EXPECT_NEAR(std::sqrt(sd.stiffness / 2.5) / (2 * kPi), 30.0, 1e-12);
   EXPECT_NEAR(sd.damping / (2 * std::sqrt(sd.stiffness * 2.5)), 0.2, 1e-14);
-  const LinearNormalLaw law(LawSpec{"linear", {{"frequency", 30.0}, {"damping_ratio", 0.2}, {"mass", 2.5}}, {}, {}});
+  const LinearNormalLaw law(
+      LawSpec{"linear", {{"frequency", 30.0}, {"damping_ratio", 0.2}, {"mass", 2.5}}, {}, {}});
   EXPECT_DOUBLE_EQ(law.parameters().stiffness, sd.stiffness);
-  EXPECT_THROW(LinearNormalLaw(LawSpec{"linear", {{"frequency", 30.0}, {"stiffness", 1.0}, {"mass", 1}}, {}, {}}), LawError);
+  EXPECT_THROW(LinearNormalLaw(LawSpec{
+                   "linear", {{"frequency", 30.0}, {"stiffness", 1.0}, {"mass", 1}}, {}, {}}),
+               LawError);
   EXPECT_THROW(LinearNormalLaw(LawSpec{"linear", {{"frequency", 30.0}}, {}, {}}), LawError);
 }
 

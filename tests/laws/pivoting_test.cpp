@@ -15,9 +15,13 @@ TEST(Pivoting, OpposesSpinCapsAtHNAndDerivatives) {
     EXPECT_NEAR(r.power, -r.moment * w, 1e-15);
     if (w != 0.0) {  // (the linear form has a kink at |ω| = ω_r, not sampled here)
       const double h = 1e-8;
-      EXPECT_NEAR(r.d_omega, (law.evaluate(w + h, 20.0).moment - law.evaluate(w - h, 20.0).moment) / (2 * h), 1e-6);
+      EXPECT_NEAR(r.d_omega,
+                  (law.evaluate(w + h, 20.0).moment - law.evaluate(w - h, 20.0).moment) / (2 * h),
+                  1e-6);
     }
-    EXPECT_NEAR(r.d_normal, (law.evaluate(w, 20.0 + 1e-4).moment - law.evaluate(w, 20.0 - 1e-4).moment) / 2e-4, 1e-10);
+    EXPECT_NEAR(r.d_normal,
+                (law.evaluate(w, 20.0 + 1e-4).moment - law.evaluate(w, 20.0 - 1e-4).moment) / 2e-4,
+                1e-10);
   }
   EXPECT_NEAR(law.evaluate(9.0, 20.0).moment, -0.06, 1e-15);
 }

@@ -22,9 +22,11 @@ TEST(Rolling, OpposesRollingAndCapsAtKN) {
       p[j] += h;
       m[j] -= h;
       const Vec2 col = (law.evaluate(p, 50.0).moment - law.evaluate(m, 50.0).moment) / (2 * h);
-      for (int i = 0; i < 2; ++i) EXPECT_NEAR(a.d_omega(i, j), col[i], 1e-6 * std::max(1.0, a.d_omega.cwiseAbs().maxCoeff()));
+      for (int i = 0; i < 2; ++i)
+        EXPECT_NEAR(a.d_omega(i, j), col[i], 1e-6 * std::max(1.0, a.d_omega.cwiseAbs().maxCoeff()));
     }
-    const Vec2 dn = (law.evaluate(om, 50.0 + 1e-4).moment - law.evaluate(om, 50.0 - 1e-4).moment) / 2e-4;
+    const Vec2 dn =
+        (law.evaluate(om, 50.0 + 1e-4).moment - law.evaluate(om, 50.0 - 1e-4).moment) / 2e-4;
     EXPECT_TRUE(a.d_normal.isApprox(dn, 1e-8));
   }
 }

@@ -18,8 +18,11 @@ TEST(Stribeck, CurveEndsAndStribeckVelocity) {
 
 TEST(Stribeck, ForceWithViscousTermAndJacobian) {
   const StribeckLaw law(LawSpec{"stribeck",
-                                {{"mu_s", 0.5}, {"mu_k", 0.3}, {"stribeck_velocity", 0.01},
-                                 {"viscous", 2.0}, {"regularization", 1e-4}},
+                                {{"mu_s", 0.5},
+                                 {"mu_k", 0.3},
+                                 {"stribeck_velocity", 0.01},
+                                 {"viscous", 2.0},
+                                 {"regularization", 1e-4}},
                                 {},
                                 {}});
   // Far above v_r: F = −(μ(u) N + c_v u) v̂.
@@ -33,7 +36,11 @@ TEST(Stribeck, ForceWithViscousTermAndJacobian) {
     EXPECT_GE(law.evaluate({w, 20.0, {}}, {}).power, 0.0);
   }
   // Exponent δ < 1: the slope of μ is infinite at 0 but the regularised force stays smooth.
-  const StribeckLaw sharp(LawSpec{"stribeck", {{"mu_s", 0.5}, {"mu_k", 0.3}, {"stribeck_velocity", 0.01}, {"exponent", 0.5}}, {}, {}});
+  const StribeckLaw sharp(
+      LawSpec{"stribeck",
+              {{"mu_s", 0.5}, {"mu_k", 0.3}, {"stribeck_velocity", 0.01}, {"exponent", 0.5}},
+              {},
+              {}});
   EXPECT_TRUE(sharp.evaluate({Vec2::Zero(), 1.0, {}}, {}).d_slip.allFinite());
   test::expect_friction_jacobian(sharp, {Vec2(0.004, 0.003), 1.0, {}}, {}, 1e-9);
 }

@@ -118,9 +118,10 @@ TEST(Model, FinalizeRejectsInvalidModels) {
   {
     Model m = small_model();
     m.bodies[1].inertia_B(2, 2) = 2.0;
-    EXPECT_EQ(message(m),
-              "Model::finalize: body 's1': its principal moments (0.4, 0.4, 2) violate the triangle "
-              "inequality I1 + I2 >= I3");
+    EXPECT_EQ(
+        message(m),
+        "Model::finalize: body 's1': its principal moments (0.4, 0.4, 2) violate the triangle "
+        "inequality I1 + I2 >= I3");
   }
   {
     Model m = small_model();

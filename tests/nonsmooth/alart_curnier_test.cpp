@@ -48,10 +48,8 @@ TEST(AlartCurnier, JacobianMatchesFiniteDifferences) {
     Mat3 jr, ju;
     alart_curnier_function(c.r, c.u, mu, rho, phi, &jr, &ju);
     // Central differences with h = 1e-6 on O(1) data: truncation ~h² plus round-off ~ε/h ~ 1e-10.
-    EXPECT_LT((jr - fd_jacobian(c.r, c.u, mu, rho, false)).cwiseAbs().maxCoeff(), 1e-8)
-        << c.branch;
-    EXPECT_LT((ju - fd_jacobian(c.r, c.u, mu, rho, true)).cwiseAbs().maxCoeff(), 1e-8)
-        << c.branch;
+    EXPECT_LT((jr - fd_jacobian(c.r, c.u, mu, rho, false)).cwiseAbs().maxCoeff(), 1e-8) << c.branch;
+    EXPECT_LT((ju - fd_jacobian(c.r, c.u, mu, rho, true)).cwiseAbs().maxCoeff(), 1e-8) << c.branch;
   }
 }
 
@@ -70,8 +68,7 @@ TEST(AlartCurnier, ZeroExactlyAtSolutions) {
                          nullptr);
   EXPECT_NEAR(phi.norm(), 0.0, 1e-15);
   // Not a solution: wrong friction direction.
-  alart_curnier_function(Vec3(2.0, 0.6, 0.8), Vec3(0.0, 3.0, 4.0), mu, rho, phi, nullptr,
-                         nullptr);
+  alart_curnier_function(Vec3(2.0, 0.6, 0.8), Vec3(0.0, 3.0, 4.0), mu, rho, phi, nullptr, nullptr);
   EXPECT_GT(phi.norm(), 1.0);
 }
 

@@ -16,9 +16,7 @@
 namespace coulomb {
 namespace {
 
-std::string temp_path(const char* name) {
-  return std::string(COULOMB_BINARY_DIR) + "/" + name;
-}
+std::string temp_path(const char* name) { return std::string(COULOMB_BINARY_DIR) + "/" + name; }
 
 ContactProblem6 sample() {
   ContactProblem6 p;

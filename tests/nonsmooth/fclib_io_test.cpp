@@ -118,14 +118,16 @@ TEST_P(FclibReference, StoredSolutionHasTheListedError) {
   EXPECT_LE(std::abs(e - entry.reference_error), 2e-2 * entry.reference_error + floor)
       << entry.file << ": computed " << e << ", listed " << entry.reference_error
       << ", round-off floor " << floor;
-  std::cout << entry.file << " computed " << e << " listed " << entry.reference_error
-            << " floor " << floor << "\n";
+  std::cout << entry.file << " computed " << e << " listed " << entry.reference_error << " floor "
+            << floor << "\n";
   // The stored u is W r + q to the same round-off.
   EXPECT_NEAR(contact_error(p, sol->r, sol->u), e, 2e-2 * e + floor);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFiles, FclibReference, ::testing::ValuesIn(testing::fclib_entries()),
-                         [](const auto& info) { return testing::fclib_test_name(info.param.file); });
+                         [](const auto& info) {
+                           return testing::fclib_test_name(info.param.file);
+                         });
 
 }  // namespace
 }  // namespace coulomb

@@ -4,8 +4,8 @@
 #include <coulomb/nonsmooth/fclib_io.hpp>
 #include <coulomb/nonsmooth/solver6.hpp>
 
-#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
 
 #include <cmath>
 #include <cstdio>

@@ -227,7 +227,9 @@ TEST_P(NsgsFclib, FromZeroReaches1e8) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFiles, NsgsFclib, ::testing::ValuesIn(testing::fclib_entries()),
-                         [](const auto& info) { return testing::fclib_test_name(info.param.file); });
+                         [](const auto& info) {
+                           return testing::fclib_test_name(info.param.file);
+                         });
 
 }  // namespace
 }  // namespace coulomb

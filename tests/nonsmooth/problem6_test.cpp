@@ -2,8 +2,8 @@
 // and velocity, embedding of the 3-unknown problem (the error must equal contact_error), the cone
 // projection (idempotent, variational inequality, against a brute-force minimisation) and the
 // support functions (against sampled maxima).
-#include <coulomb/nonsmooth/problem6.hpp>
 #include <coulomb/nonsmooth/fclib_io.hpp>
+#include <coulomb/nonsmooth/problem6.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
 
 #include <gtest/gtest.h>
@@ -54,7 +54,8 @@ bool in_set(const Law& law, double n, const Vec5& y, double tol) {
     }
     case Law::Coupling::exact: {
       if (law.mu * n == 0.0) return f <= tol && m <= tol;
-      const contensou::Vec3c z(y[0] / (law.mu * n), y[1] / (law.mu * n), y[2] / (law.mu * n * law.a));
+      const contensou::Vec3c z(y[0] / (law.mu * n), y[1] / (law.mu * n),
+                               y[2] / (law.mu * n * law.a));
       return (contensou::project_limit_surface(z, law.pressure) - z).norm() * law.mu * n <= tol;
     }
   }

@@ -1,6 +1,7 @@
-// Tests of the proximal-point solver and of the dispatcher (src/nonsmooth/prox.cpp): PROX must solve
-// the FCLIB problems that NSGS cannot (redundant contact sets), from r = 0, to 1e-8, and `auto` must
-// solve every file of tests/data/fclib to 1e-8 within a time cap (the FCLIB suite test).
+// Tests of the proximal-point solver and of the dispatcher (src/nonsmooth/prox.cpp): PROX must
+// solve the FCLIB problems that NSGS cannot (redundant contact sets), from r = 0, to 1e-8, and
+// `auto` must solve every file of tests/data/fclib to 1e-8 within a time cap (the FCLIB suite
+// test).
 #include <coulomb/nonsmooth/fclib_io.hpp>
 #include <coulomb/nonsmooth/prox.hpp>
 
@@ -74,7 +75,9 @@ TEST_P(AutoFclib, FromZeroReaches1e8WithinTimeCap) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFiles, AutoFclib, ::testing::ValuesIn(testing::fclib_entries()),
-                         [](const auto& info) { return testing::fclib_test_name(info.param.file); });
+                         [](const auto& info) {
+                           return testing::fclib_test_name(info.param.file);
+                         });
 
 TEST(Solve, AutoStallsOverToProxQuickly) {
   // Capsules-i122-1617: NSGS needs > 10^4 sweeps (nsgs_test.cpp); the stall test hands over to

@@ -51,8 +51,8 @@ TEST(SingleContact6, PurePivotingClosedForm) {
   const double wn = 2.0, wp = 500.0;
   for (const double qw : {-30.0, -4.0, 3.0, 12.0}) {
     Vec6 r = Vec6::Zero();
-    ASSERT_TRUE(solve_single_contact6(diag6(wn, 3.0, wp, 400.0), vec6(-2.0, 0, 0, qw, 0, 0), law, r,
-                                      kTol));
+    ASSERT_TRUE(
+        solve_single_contact6(diag6(wn, 3.0, wp, 400.0), vec6(-2.0, 0, 0, qw, 0, 0), law, r, kTol));
     const double n = 1.0;
     const double m = -std::copysign(std::min(law.h * n, std::abs(qw) / wp), qw);
     // Closed forms of two divisions: 2 ulps.

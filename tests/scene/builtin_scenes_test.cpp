@@ -37,9 +37,9 @@ TEST(BuiltinScenes, EmbedEveryExampleScene) {
     EXPECT_EQ(builtin_scene_text(names[i]), read(kScenes + "/" + stems[i] + ".yaml"));
   }
   EXPECT_EQ(builtin_scene_text("default"), builtin_scene_text("tippe-top"));
-  for (const char* required : {"billiard", "billiard-spin", "incline-stick", "incline-slide",
-                               "bouncing-ball", "box-rest", "box-stack", "dzhanibekov",
-                               "spinning-top"}) {
+  for (const char* required :
+       {"billiard", "billiard-spin", "incline-stick", "incline-slide", "bouncing-ball", "box-rest",
+        "box-stack", "dzhanibekov", "spinning-top"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), required), names.end()) << required;
   }
 }

@@ -67,7 +67,9 @@ TEST(YamlReader, MapKeys) {
             "t.yaml:3:1: error: duplicate key 'a' in the scene (first given at line 1)");
   const YAML::Node n = YAML::Load("radius: 1\nradus: 2\n");
   const MapView m(r, root_field(n));
-  EXPECT_EQ(error_of([&] { m.allow({"radius", "height"}); }),
+  EXPECT_EQ(error_of([&] {
+              m.allow({"radius", "height"});
+            }),
             "t.yaml:2:1: error: unknown key 'radus' in the scene (did you mean 'radius'?); valid "
             "keys: radius, height");
   EXPECT_EQ(error_of([&] { const MapView s(r, root_field(YAML::Load("[1, 2]"))); }),
@@ -113,7 +115,9 @@ TEST(YamlReader, Ranges) {
   EXPECT_EQ(error_of([&] { (void)in_range(r, m.require("c"), 1.01, 0.0, 1.0); }),
             "t.yaml:1:21: error: c must be in [0, 1], got 1.01");
   EXPECT_EQ(non_negative(r, m.require("a"), 0.0), 0.0);
-  EXPECT_EQ(error_of([&] { (void)one_of(r, m.require("law"), "law", {"hertz", "linear"}); }),
+  EXPECT_EQ(error_of([&] {
+              (void)one_of(r, m.require("law"), "law", {"hertz", "linear"});
+            }),
             "t.yaml:1:32: error: law: unknown law 'hertx' (did you mean 'hertz'?); valid: hertz, "
             "linear");
 }

@@ -21,8 +21,8 @@ TEST_P(EveryCase, PassesInTheFullForm) {
   const std::vector<Check> checks = find(GetParam()).run(CaseContext{false});
   ASSERT_FALSE(checks.empty());
   for (const Check& c : checks) {
-    EXPECT_TRUE(c.passed) << c.quantity << ": measured " << c.measured << ", expected " << c.expected
-                          << ", error " << c.error << " > " << c.tolerance;
+    EXPECT_TRUE(c.passed) << c.quantity << ": measured " << c.measured << ", expected "
+                          << c.expected << ", error " << c.error << " > " << c.tolerance;
     EXPECT_FALSE(c.reason.empty()) << c.quantity;
     EXPECT_GT(c.tolerance, 0.0) << c.quantity;
   }

@@ -36,9 +36,11 @@ TEST(Workspace, StepLoopIsAllocationFreeOnceWarm) {
   const char* names[] = {"s0", "s1", "s2", "s3"};
   for (int i = 0; i < 4; ++i) {
     testing::add_body(model, state,
-                      {.name = names[i], .mass = 1.0,
+                      {.name = names[i],
+                       .mass = 1.0,
                        .inertia_B = testing::solid_sphere_inertia(1.0, 0.1),
-                       .x = Vec3(0.05 * i, 0.0, 0.1 + 0.25 * i), .v = Vec3(0.3, 0, 0)},
+                       .x = Vec3(0.05 * i, 0.0, 0.1 + 0.25 * i),
+                       .v = Vec3(0.3, 0, 0)},
                       {testing::sphere_shape(0.1)});
   }
   Workspace ws;

@@ -70,7 +70,8 @@ inline Mat3 solid_sphere_inertia(double m, double r) {
 }
 inline Mat3 box_inertia(double m, const Vec3& half) {
   const Vec3 e = 2.0 * half;
-  return Vec3(m / 12.0 * (e.y() * e.y() + e.z() * e.z()), m / 12.0 * (e.x() * e.x() + e.z() * e.z()),
+  return Vec3(m / 12.0 * (e.y() * e.y() + e.z() * e.z()),
+              m / 12.0 * (e.x() * e.x() + e.z() * e.z()),
               m / 12.0 * (e.x() * e.x() + e.y() * e.y()))
       .asDiagonal();
 }

@@ -27,8 +27,12 @@ struct Ball {
     model.solver.tolerance = 1e-12;
     add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape()});
     ball = add_body(model, state,
-                    {.name = "ball", .mass = m, .inertia_B = testing::solid_sphere_inertia(m, R),
-                     .x = Vec3(0, 0, R), .v = v0, .w = w0},
+                    {.name = "ball",
+                     .mass = m,
+                     .inertia_B = testing::solid_sphere_inertia(m, R),
+                     .x = Vec3(0, 0, R),
+                     .v = v0,
+                     .w = w0},
                     {testing::sphere_shape(R)});
   }
   ContactSpec& spec() { return model.contacts[0]; }
@@ -47,7 +51,8 @@ void check_spin_decay(Ball& b, double expected_rate) {
   const double w2 = b.state.w_W[b.ball].z();
   // 1e-9: the solve is exact, the bound μN ā (or hN) is reached to the solver tolerance.
   EXPECT_NEAR((w1 - w2) / h, expected_rate, 1e-9 * expected_rate);
-  while (b.state.time < t_stop + 0.1) ASSERT_EQ(step(b.model, b.state, ws).solver.status, SolverStatus::converged);
+  while (b.state.time < t_stop + 0.1)
+    ASSERT_EQ(step(b.model, b.state, ws).solver.status, SolverStatus::converged);
   // It stops in finite time, at the predicted instant (within a step), and stays stopped.
   EXPECT_LE(std::abs(b.state.w_W[b.ball].z()), 1e-12);
   for (int i = 0; i < 500; ++i) step(b.model, b.state, ws);
@@ -77,7 +82,8 @@ TEST(MomentLaws, ContensouPivotingDecayHertzPatch) {
   for (const char* model : {"ellipsoid", "exact"}) {
     Ball b(Vec3::Zero(), Vec3(0, 0, 20.0));
     const double a = 2e-3;
-    b.spec().contensou = LawSpec{"contensou", {{"radius", a}}, {{"model", model}, {"pressure", "hertz"}}, {}};
+    b.spec().contensou =
+        LawSpec{"contensou", {{"radius", a}}, {{"model", model}, {"pressure", "hertz"}}, {}};
     SCOPED_TRACE(model);
     check_spin_decay(b, (15.0 * kPi / 32.0) * b.mu * kG * a / (b.R * b.R));
   }
@@ -87,7 +93,8 @@ TEST(MomentLaws, ContensouPivotingDecayUniformPatch) {
   // Uniform patch: dω/dt = −(5/3) μ g a / R².
   Ball b(Vec3::Zero(), Vec3(0, 0, 20.0));
   const double a = 2e-3;
-  b.spec().contensou = LawSpec{"contensou", {{"radius", a}}, {{"model", "exact"}, {"pressure", "uniform"}}, {}};
+  b.spec().contensou =
+      LawSpec{"contensou", {{"radius", a}}, {{"model", "exact"}, {"pressure", "uniform"}}, {}};
   check_spin_decay(b, (5.0 / 3.0) * b.mu * kG * a / (b.R * b.R));
 }
 
@@ -103,7 +110,8 @@ TEST(MomentLaws, RollingResistanceDeceleratesAndStops) {
   const double v1 = b.state.v_WC[b.ball].x();
   step(b.model, b.state, ws);
   EXPECT_NEAR((v1 - b.state.v_WC[b.ball].x()) / b.model.time_step, decel, 1e-9 * decel);
-  while (b.state.time < t_stop + 0.2) ASSERT_EQ(step(b.model, b.state, ws).solver.status, SolverStatus::converged);
+  while (b.state.time < t_stop + 0.2)
+    ASSERT_EQ(step(b.model, b.state, ws).solver.status, SolverStatus::converged);
   EXPECT_LE(std::abs(b.state.v_WC[b.ball].x()), 1e-12);
   // Distance within one step of travel (the stop falls inside a step).
   EXPECT_NEAR(b.state.x_WC[b.ball].x(), distance, v0 * b.model.time_step);
@@ -120,7 +128,8 @@ TEST(MomentLaws, SlidingAndSpinningSphereRollsOnlyAsymptotically) {
   // a decay that does not accelerate towards a finite-time stop.
   const double v0 = 0.5, spin = 200.0, a = 1e-3;
   Ball b(Vec3(v0, 0, 0), Vec3(0, 0, spin), 1e-4);
-  b.spec().contensou = LawSpec{"contensou", {{"radius", a}}, {{"model", "exact"}, {"pressure", "hertz"}}, {}};
+  b.spec().contensou =
+      LawSpec{"contensou", {{"radius", a}}, {{"model", "exact"}, {"pressure", "hertz"}}, {}};
   Workspace ws;
   const double t_star = 2.0 * v0 / (7.0 * b.mu * kG);
   auto slip = [&] {
@@ -129,7 +138,8 @@ TEST(MomentLaws, SlidingAndSpinningSphereRollsOnlyAsymptotically) {
   };
   std::vector<double> samples;
   for (int k = 1; k <= 3; ++k) {
-    while (b.state.time < k * t_star - 0.5e-4) ASSERT_EQ(step(b.model, b.state, ws).solver.status, SolverStatus::converged);
+    while (b.state.time < k * t_star - 0.5e-4)
+      ASSERT_EQ(step(b.model, b.state, ws).solver.status, SolverStatus::converged);
     samples.push_back(slip());
   }
   EXPECT_GT(samples[2], 1e-6 * v0);  // not rolling yet at 3 t*
@@ -156,12 +166,16 @@ TEST(MomentLaws, DiskStopsSlidingAndSpinningTogether) {
   model.contacts[0].rolling = LawSpec{"rolling", {{"k", a}}, {}, {}};
   State state;
   add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape()});
-  const Mat3 I = Vec3(m * (3 * a * a + 4 * half * half) / 12, m * (3 * a * a + 4 * half * half) / 12,
-                      m * a * a / 2)
+  const Mat3 I = Vec3(m * (3 * a * a + 4 * half * half) / 12,
+                      m * (3 * a * a + 4 * half * half) / 12, m * a * a / 2)
                      .asDiagonal();
   const int disk = add_body(model, state,
-                            {.name = "disk", .mass = m, .inertia_B = I, .x = Vec3(0, 0, half),
-                             .v = Vec3(1.0, 0, 0), .w = Vec3(0, 0, 1.0 / a)},
+                            {.name = "disk",
+                             .mass = m,
+                             .inertia_B = I,
+                             .x = Vec3(0, 0, half),
+                             .v = Vec3(1.0, 0, 0),
+                             .w = Vec3(0, 0, 1.0 / a)},
                             {Shape{Cylinder{a, half}, Pose{}}});
   Workspace ws;
   double ratio = 0.0;

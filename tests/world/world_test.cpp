@@ -30,8 +30,12 @@ struct Billiard {
     model = testing::make_model(mu, 0.0, h, 1.0);
     add_body(model, state, {.name = "table", .fixed = true}, {testing::plane_shape()});
     ball = add_body(model, state,
-                    {.name = "ball", .mass = m, .inertia_B = testing::solid_sphere_inertia(m, R),
-                     .x = Vec3(0, 0, R), .v = Vec3(v0, 0, 0), .w = Vec3(0, omega0, 0)},
+                    {.name = "ball",
+                     .mass = m,
+                     .inertia_B = testing::solid_sphere_inertia(m, R),
+                     .x = Vec3(0, 0, R),
+                     .v = Vec3(v0, 0, 0),
+                     .w = Vec3(0, omega0, 0)},
                     {testing::sphere_shape(R)});
   }
   // Slip velocity of the ball at the contact point (ball is body 2, table body 1).
@@ -64,7 +68,8 @@ void check_billiard(double omega0) {
   EXPECT_GT(b.state.dissipated, 0.0);
   // All of it by friction (no impact: the ball rests on the table), and the split adds up.
   EXPECT_NEAR(b.state.dissipated_by_kind[1], b.state.dissipated, 1e-12 * b.state.dissipated);
-  EXPECT_NEAR(b.state.dissipated_by_kind[0], 0.0, 1e-12 * e0);  // round-off of u_N ≈ 1e-16 m/s over 10^4 steps
+  EXPECT_NEAR(b.state.dissipated_by_kind[0], 0.0,
+              1e-12 * e0);  // round-off of u_N ≈ 1e-16 m/s over 10^4 steps
   // The closed form: the slide dissipates (1/2) m v0² − (1/2)(m + I/R²) v_final² with I = 2/5 m R²
   // (rolling kinetic energy), for ω0 = 0; in general compare against the kinetic energy drop.
   EXPECT_NEAR(b.state.dissipated, e0 - e1.kinetic - e1.potential, 1e-12 * e0);
@@ -100,8 +105,11 @@ struct Incline {
     const Vec3 half(0.1, 0.1, 0.05);
     add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape(n, 0.0)});
     box = add_body(model, state,
-                   {.name = "box", .mass = 1.0, .inertia_B = testing::box_inertia(1.0, half),
-                    .x = half.z() * n, .q = q},
+                   {.name = "box",
+                    .mass = 1.0,
+                    .inertia_B = testing::box_inertia(1.0, half),
+                    .x = half.z() * n,
+                    .q = q},
                    {testing::box_shape(half)});
   }
 };
@@ -112,7 +120,8 @@ TEST(MoreauJean, InclineSticksBelowFrictionAngle) {
   s.model.solver.tolerance = 1e-12;
   Workspace ws;
   const Vec3 x0 = s.state.x_WC[s.box];
-  while (s.state.time < 2.0 - 0.5e-3) ASSERT_EQ(step(s.model, s.state, ws).solver.status, SolverStatus::converged);
+  while (s.state.time < 2.0 - 0.5e-3)
+    ASSERT_EQ(step(s.model, s.state, ws).solver.status, SolverStatus::converged);
   EXPECT_LE((s.state.x_WC[s.box] - x0).norm(), 1e-9);  // sticks: the bound
 }
 
@@ -121,7 +130,8 @@ TEST(MoreauJean, InclineSlidesAtCoulombAcceleration) {
   Incline s(alpha, mu, 1e-3, 1.0);
   s.model.solver.tolerance = 1e-12;
   Workspace ws;
-  while (s.state.time < 1.0 - 0.5e-3) ASSERT_EQ(step(s.model, s.state, ws).solver.status, SolverStatus::converged);
+  while (s.state.time < 1.0 - 0.5e-3)
+    ASSERT_EQ(step(s.model, s.state, ws).solver.status, SolverStatus::converged);
   const double a = kG * (std::sin(alpha) - mu * std::cos(alpha));
   const double v = s.state.v_WC[s.box].dot(s.down);
   // Constant acceleration: the discrete velocity is exactly a t up to the solver tolerance.
@@ -138,7 +148,8 @@ struct InclineStaticKinetic : Incline {
     state.v_WC[box] = v0 * down;
   }
   void run_to(double t, Workspace& ws) {
-    while (state.time < t - 0.5e-3) ASSERT_EQ(step(model, state, ws).solver.status, SolverStatus::converged);
+    while (state.time < t - 0.5e-3)
+      ASSERT_EQ(step(model, state, ws).solver.status, SolverStatus::converged);
   }
 };
 
@@ -192,8 +203,11 @@ TEST(MoreauJean, TangentialRestitutionReversesSlip) {
   State state;
   add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape()});
   const int ball = add_body(model, state,
-                            {.name = "ball", .mass = m, .inertia_B = testing::solid_sphere_inertia(m, R),
-                             .x = Vec3(0, 0, R), .v = Vec3(1.0, 0, -2.0)},
+                            {.name = "ball",
+                             .mass = m,
+                             .inertia_B = testing::solid_sphere_inertia(m, R),
+                             .x = Vec3(0, 0, R),
+                             .v = Vec3(1.0, 0, -2.0)},
                             {testing::sphere_shape(R)});
   Workspace ws;
   const double slip0 = state.v_WC[ball].x() - R * state.w_W[ball].y();
@@ -225,7 +239,9 @@ TEST(MoreauJean, BouncingBallMatchesSiconos) {
   State state;
   add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape()});
   const int ball = add_body(model, state,
-                            {.name = "ball", .mass = 1.0, .inertia_B = testing::solid_sphere_inertia(1.0, R),
+                            {.name = "ball",
+                             .mass = 1.0,
+                             .inertia_B = testing::solid_sphere_inertia(1.0, R),
                              .x = Vec3(0, 0, 1.0 + R)},
                             {testing::sphere_shape(R)});
   Workspace ws;
@@ -254,12 +270,15 @@ void check_stack(int count) {
   std::vector<int> boxes;
   for (int i = 0; i < count; ++i)
     boxes.push_back(add_body(model, state,
-                             {.name = "box" + std::to_string(i), .mass = 1.0,
-                              .inertia_B = testing::box_inertia(1.0, half), .x = Vec3(0, 0, 0.5 + i)},
+                             {.name = "box" + std::to_string(i),
+                              .mass = 1.0,
+                              .inertia_B = testing::box_inertia(1.0, half),
+                              .x = Vec3(0, 0, 0.5 + i)},
                              {testing::box_shape(half)}));
   Workspace ws;
   std::vector<Vec3> x0 = state.x_WC;
-  while (state.time < 10.0 - 0.5e-3) ASSERT_NE(step(model, state, ws).solver.status, SolverStatus::non_finite);
+  while (state.time < 10.0 - 0.5e-3)
+    ASSERT_NE(step(model, state, ws).solver.status, SolverStatus::non_finite);
   for (int b : boxes) EXPECT_LE((state.x_WC[b] - x0[b]).norm(), 1e-6) << model.bodies[b].name;
 }
 
@@ -273,11 +292,16 @@ TEST(MoreauJean, DzhanibekovConservesEnergyAndMomentum) {
   model.gravity.setZero();
   State state;
   const int b = add_body(model, state,
-                         {.name = "t", .mass = 1.0, .inertia_B = Vec3(1.0, 2.0, 2.8).asDiagonal(),
+                         {.name = "t",
+                          .mass = 1.0,
+                          .inertia_B = Vec3(1.0, 2.0, 2.8).asDiagonal(),
                           .w = Vec3(0.1, 10.0, 0.1)},
                          {});
   Workspace ws;
-  auto momentum = [&] { return Vec3(state.q_WB[b] * (model.bodies[b].inertia_B * (state.q_WB[b].conjugate() * state.w_W[b]))); };
+  auto momentum = [&] {
+    return Vec3(state.q_WB[b] *
+                (model.bodies[b].inertia_B * (state.q_WB[b].conjugate() * state.w_W[b])));
+  };
   const double e0 = energy(model, state).kinetic;
   const Vec3 L0 = momentum();
   int flips = 0;
@@ -307,7 +331,8 @@ TEST(MoreauJean, BitIdenticalRuns) {
   for (std::size_t i = 0; i < a.x_WC.size(); ++i) {
     EXPECT_EQ(std::memcmp(a.x_WC[i].data(), c.x_WC[i].data(), sizeof(Vec3)), 0);
     EXPECT_EQ(std::memcmp(a.w_W[i].data(), c.w_W[i].data(), sizeof(Vec3)), 0);
-    EXPECT_EQ(std::memcmp(a.q_WB[i].coeffs().data(), c.q_WB[i].coeffs().data(), 4 * sizeof(double)), 0);
+    EXPECT_EQ(std::memcmp(a.q_WB[i].coeffs().data(), c.q_WB[i].coeffs().data(), 4 * sizeof(double)),
+              0);
   }
 }
 

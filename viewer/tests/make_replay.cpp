@@ -62,10 +62,10 @@ int small(const std::string& out) {
   for (int a = 0; a < 3; ++a) {
     for (double sign : {-0.1, 0.1}) octahedron.points.push_back(sign * Vec3::Unit(a));
   }
-  const std::vector<Shape> gallery = {
-      Shape{Capsule{0.05, 0.1}, Pose{}}, Shape{Cylinder{0.1, 0.05}, Pose{}},
-      Shape{Ellipsoid{Vec3(0.15, 0.1, 0.05)}, Pose{}}, Shape{Cone{0.1, 0.2}, Pose{}},
-      Shape{octahedron, Pose{}}};
+  const std::vector<Shape> gallery = {Shape{Capsule{0.05, 0.1}, Pose{}},
+                                      Shape{Cylinder{0.1, 0.05}, Pose{}},
+                                      Shape{Ellipsoid{Vec3(0.15, 0.1, 0.05)}, Pose{}},
+                                      Shape{Cone{0.1, 0.2}, Pose{}}, Shape{octahedron, Pose{}}};
   for (std::size_t i = 0; i < gallery.size(); ++i) {
     model.bodies.push_back(make_body(std::string(shape_kind_name(gallery[i].kind())), true, 0.0,
                                      static_cast<int>(model.shapes.size())));
@@ -81,7 +81,8 @@ int small(const std::string& out) {
     // Ball: x = -1 + v t, rotation θ = v t / r about +y (contact point at rest).
     const double theta = v * t / r;
     push_pose(frame, Vec3::Zero(), Quat::Identity());
-    push_pose(frame, Vec3(-1.0 + v * t, 0.0, r), Quat(std::cos(theta / 2), 0, std::sin(theta / 2), 0));
+    push_pose(frame, Vec3(-1.0 + v * t, 0.0, r),
+              Quat(std::cos(theta / 2), 0, std::sin(theta / 2), 0));
     // Box: uniformly decelerated by μ g until it stops.
     const double ts = std::min(t, t_stop);
     const double u = u0 - mu * kG * ts, s = u0 * ts - 0.5 * mu * kG * ts * ts;
@@ -143,7 +144,8 @@ int large(const std::string& out, int n, int frames) {
       const double a = 2.0 * t + phase;
       push_pose(frame, p, Quat(std::cos(a / 2), 0, 0, std::sin(a / 2)));
       if (z < r + 0.01) {
-        push_contact(frame, Vec3(p.x(), p.y(), 0), Vec3::UnitZ(), Vec3(0, 0, 20.0), 0, i + 1, 0.0, 2.0);
+        push_contact(frame, Vec3(p.x(), p.y(), 0), Vec3::UnitZ(), Vec3(0, 0, 20.0), 0, i + 1, 0.0,
+                     2.0);
       }
       frame.potential += kG * z;
       const double vz = 0.3 * w * std::cos(w * t + phase);

@@ -34,9 +34,10 @@ struct ShapePair {
 
 /// Input of the broadphase, per shape (all spans the same length).
 struct BroadphaseInput {
-  std::span<const Aabb> boxes;            ///< (nshapes) world AABBs
-  std::span<const std::int32_t> body;     ///< (nshapes) owning body: shapes of one body never pair
-  std::span<const std::uint8_t> fixed;    ///< (nshapes) 1 if the owning body is fixed: two fixed never pair
+  std::span<const Aabb> boxes;         ///< (nshapes) world AABBs
+  std::span<const std::int32_t> body;  ///< (nshapes) owning body: shapes of one body never pair
+  std::span<const std::uint8_t>
+      fixed;  ///< (nshapes) 1 if the owning body is fixed: two fixed never pair
 };
 
 /// Finds overlapping pairs in better than O(N²) for bounded shapes. Keeps its own acceleration

@@ -26,11 +26,12 @@ struct Curvature {
 
 /// One contact point between shape `shape1` of body `body1` and shape `shape2` of body `body2`.
 struct ContactPoint {
-  std::int32_t body1 = -1;    ///< body index in the model
+  std::int32_t body1 = -1;  ///< body index in the model
   std::int32_t body2 = -1;
-  std::int32_t shape1 = -1;   ///< global shape index in the model
+  std::int32_t shape1 = -1;  ///< global shape index in the model
   std::int32_t shape2 = -1;
-  std::uint32_t feature = 0;  ///< identifies the point among several of one shape pair (e.g. box corner)
+  std::uint32_t feature =
+      0;  ///< identifies the point among several of one shape pair (e.g. box corner)
   Vec3 p1_W = Vec3::Zero();   ///< closest/deepest point on the surface of shape 1 [m]
   Vec3 p2_W = Vec3::Zero();   ///< closest/deepest point on the surface of shape 2 [m]
   Vec3 n_W = Vec3::UnitZ();   ///< unit normal from body 1 to body 2

@@ -8,9 +8,9 @@ namespace coulomb {
 
 /// Mass, centre of mass and inertia tensor.
 struct MassProperties {
-  double mass = 0.0;              ///< [kg]
-  Vec3 com = Vec3::Zero();        ///< centre of mass, in the frame the properties are given in [m]
-  Mat3 inertia = Mat3::Zero();    ///< inertia tensor about `com`, axes of that frame [kg m²]
+  double mass = 0.0;            ///< [kg]
+  Vec3 com = Vec3::Zero();      ///< centre of mass, in the frame the properties are given in [m]
+  Mat3 inertia = Mat3::Zero();  ///< inertia tensor about `com`, axes of that frame [kg m²]
 };
 
 /// Mass properties of a solid shape of uniform `density` [kg/m³], in the shape frame S.

@@ -12,7 +12,8 @@
 /// - Ellipsoid: centred, semi-axes (a, b, c) along x, y, z.
 /// - Cone: axis z, base disk of `radius` at z = -height/2, apex at z = +height/2 (centre of the
 ///   bounding box at the origin).
-/// - ConvexHull: the convex hull of `points`. Build it with make_convex_hull(), which also fills the
+/// - ConvexHull: the convex hull of `points`. Build it with make_convex_hull(), which also fills
+/// the
 ///   precomputed hull (`vertices`, `faces`) used by mass properties and the narrowphase; a hull
 ///   given only by `points` is treated as if its vertices were all of `points`.
 
@@ -55,10 +56,10 @@ struct Cone {
 struct ConvexHull {
   std::vector<Vec3> points;  ///< the generating points (S frame) [m]
   /// Precomputed by make_convex_hull (empty otherwise):
-  std::vector<Vec3> vertices;                     ///< (nv) extreme points, in order of `points` [m]
-  std::vector<std::array<std::int32_t, 3>> faces; ///< (nf) triangles into `vertices`, counter-
-                                                  ///< clockwise seen from outside
-  std::vector<Vec3> face_normals;                 ///< (nf) outward unit normals
+  std::vector<Vec3> vertices;  ///< (nv) extreme points, in order of `points` [m]
+  std::vector<std::array<std::int32_t, 3>> faces;  ///< (nf) triangles into `vertices`, counter-
+                                                   ///< clockwise seen from outside
+  std::vector<Vec3> face_normals;                  ///< (nf) outward unit normals
 };
 
 /// The convex hull of `points` (incremental algorithm, deterministic, relative tolerance 1e-10 of
@@ -75,14 +76,23 @@ struct ConvexHull {
 using Geometry = std::variant<Plane, Sphere, Box, Capsule, Cylinder, Ellipsoid, Cone, ConvexHull>;
 
 /// Kinds in the order of `Geometry`'s alternatives.
-enum class ShapeKind : std::uint8_t { plane, sphere, box, capsule, cylinder, ellipsoid, cone, convex };
+enum class ShapeKind : std::uint8_t {
+  plane,
+  sphere,
+  box,
+  capsule,
+  cylinder,
+  ellipsoid,
+  cone,
+  convex
+};
 
 /// The scene-file name of a kind ("plane", "sphere", ...).
 [[nodiscard]] std::string_view shape_kind_name(ShapeKind kind);
 
 /// Support point of a bounded geometry in direction `dir_S` (any length, non-zero): a point x of
-/// the shape maximising dir·x, in the shape frame S. Deterministic tie-breaking (lowest-index vertex,
-/// +half-extent side for a zero component). Not defined for a plane (returns zero).
+/// the shape maximising dir·x, in the shape frame S. Deterministic tie-breaking (lowest-index
+/// vertex, +half-extent side for a zero component). Not defined for a plane (returns zero).
 [[nodiscard]] Vec3 support_point(const Geometry& geometry, const Vec3& dir_S);
 
 /// A shape attached to a body: geometry plus its pose in the body frame B.

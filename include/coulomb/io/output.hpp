@@ -18,7 +18,8 @@ namespace coulomb {
 /// Column headers of the CSV files (also the keys of the Python module's arrays).
 inline constexpr const char* kTrajectoryHeader = "time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
 inline constexpr const char* kContactsHeader =
-    "time,body1,body2,px,py,pz,nx,ny,nz,gap,fn,ft1,ft2,mn,mt1,mt2,vn,vt1,vt2,spin,roll1,roll2,state";
+    "time,body1,body2,px,py,pz,nx,ny,nz,gap,fn,ft1,ft2,mn,mt1,mt2,vn,vt1,vt2,spin,roll1,roll2,"
+    "state";
 inline constexpr const char* kEnergyHeader =
     "time,kinetic,potential,dissipated,total,normal,friction,rolling,pivoting";
 inline constexpr const char* kSolverHeader = "time,points,active,iterations,error,status";
@@ -29,12 +30,12 @@ inline constexpr const char* kSolverHeader = "time,points,active,iterations,erro
 /// One row of contacts.csv for contact point k of the last step (also the Python module's arrays).
 struct ContactRow {
   int body1 = -1, body2 = -1;
-  Vec3 point, normal;     ///< I and n in the world frame [m], [-]
-  double gap = 0.0;       ///< [m]
-  Vec3 force;             ///< (fn, ft1, ft2) of body 1 on body 2, impulse / h [N]
-  Vec3 moment;            ///< (mn, mt1, mt2) [N m]
-  Vec3 velocity;          ///< (vn, vt1, vt2) at the end of the step [m/s]
-  Vec3 rates;             ///< (spin, roll1, roll2) [rad/s]
+  Vec3 point, normal;  ///< I and n in the world frame [m], [-]
+  double gap = 0.0;    ///< [m]
+  Vec3 force;          ///< (fn, ft1, ft2) of body 1 on body 2, impulse / h [N]
+  Vec3 moment;         ///< (mn, mt1, mt2) [N m]
+  Vec3 velocity;       ///< (vn, vt1, vt2) at the end of the step [m/s]
+  Vec3 rates;          ///< (spin, roll1, roll2) [rad/s]
   ContactStatus status = ContactStatus::separated;
 };
 [[nodiscard]] ContactRow contact_row(const Model& model, const Workspace& ws, std::size_t k);
@@ -55,7 +56,8 @@ class OutputWriter {
   void write_frame(const Model& model, const State& state, const Workspace& ws, bool with_contacts);
   /// Appends the solver's report of the step that just ended to solver.csv (every step).
   void write_solver_row(const State& state, const StepReport& report);
-  /// Writes `summary_json` to summary.json, closes every file and renames them to their final names.
+  /// Writes `summary_json` to summary.json, closes every file and renames them to their final
+  /// names.
   void commit(const std::string& summary_json);
   /// Extra files written next to the CSVs (e.g. replay.html), renamed at commit.
   [[nodiscard]] std::string temporary_path(const std::string& name);

@@ -10,8 +10,8 @@
 /// still embeds the same data.
 ///
 /// Frame data conventions (DESIGN §1): body poses are those of the body FRAME B (not the centre of
-/// mass), quaternions (w, x, y, z) body-to-world; contact normal from body 1 to body 2; force is the
-/// action of body 1 on body 2, in world axes [N]; slip speed ‖v_t‖ [m/s]; spin ω·n [rad/s].
+/// mass), quaternions (w, x, y, z) body-to-world; contact normal from body 1 to body 2; force is
+/// the action of body 1 on body 2, in world axes [N]; slip speed ‖v_t‖ [m/s]; spin ω·n [rad/s].
 ///
 /// Size control (what makes a 10^4-body, 10^3-frame run load in a few seconds): poses of fixed
 /// bodies are written once; moving bodies' poses and the contacts are little-endian Float32 arrays,
@@ -85,7 +85,7 @@ class ReplayRecorder {
 
  private:
   struct Kept {
-    std::size_t index = 0;        // index among the frames received
+    std::size_t index = 0;  // index among the frames received
     double time = 0.0;
     std::vector<float> moving;    // (nmoving * 7) poses of the moving bodies
     std::vector<float> contacts;  // (ncontacts * 13)
@@ -98,11 +98,11 @@ class ReplayRecorder {
   const Model& model_;
   std::size_t max_frames_;
   std::size_t max_bytes_;
-  std::vector<int> moving_;       // (nmoving) indices of the non-fixed bodies
-  std::vector<float> base_poses_; // (nbodies * 7) poses of the first frame (fixed bodies' poses)
-  std::vector<Kept> kept_;        // evenly decimated frames
-  std::vector<Kept> pool_;        // dropped frames whose buffers are reused
-  Kept last_;                     // the most recent frame received
+  std::vector<int> moving_;        // (nmoving) indices of the non-fixed bodies
+  std::vector<float> base_poses_;  // (nbodies * 7) poses of the first frame (fixed bodies' poses)
+  std::vector<Kept> kept_;         // evenly decimated frames
+  std::vector<Kept> pool_;         // dropped frames whose buffers are reused
+  Kept last_;                      // the most recent frame received
   std::size_t kept_bytes_ = 0;
   std::size_t received_ = 0;
   std::size_t stride_ = 1;

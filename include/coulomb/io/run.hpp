@@ -13,8 +13,8 @@ namespace coulomb {
 
 /// Solver statistics over a run.
 struct SolverStatistics {
-  std::int64_t solves = 0;           ///< steps with at least one active contact
-  std::int64_t not_converged = 0;    ///< solves that hit the iteration cap or went non-finite
+  std::int64_t solves = 0;         ///< steps with at least one active contact
+  std::int64_t not_converged = 0;  ///< solves that hit the iteration cap or went non-finite
   double worst_error = 0.0;
   double mean_error = 0.0;
   std::int64_t max_iterations = 0;
@@ -24,9 +24,9 @@ struct SolverStatistics {
 };
 
 struct RunOptions {
-  std::string output_directory;           ///< empty: no files
+  std::string output_directory;                   ///< empty: no files
   std::function<void(double fraction)> progress;  ///< called now and then with t/t_end
-  std::string scene_source;               ///< the scene file ("builtin:NAME" for built-ins)
+  std::string scene_source;                       ///< the scene file ("builtin:NAME" for built-ins)
   bool write_replay = true;
   /// If not empty: every step's contact problem and its solution are written there as an HDF5
   /// file `step-NNNNNNNN.hdf5` (FCLIB local layout, or `/fclib_local6` with moment laws), so a
@@ -38,7 +38,7 @@ struct RunResult {
   std::int64_t steps = 0;
   double wall_time_s = 0.0;
   SolverStatistics solver;
-  bool finite = true;               ///< false: the run stopped on a non-finite state
+  bool finite = true;  ///< false: the run stopped on a non-finite state
   std::string output_directory;
   std::string summary_json;
 };

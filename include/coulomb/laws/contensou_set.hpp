@@ -41,9 +41,9 @@ struct ForceMoment {
 
 /// The Contensou ellipsoid ‖F‖² + (M/ā)² ≤ ρ², ρ = μN.
 struct ContensouEllipsoid {
-  double radius = 0.0;        ///< ρ = μ N [N]
-  double moment_length = 1.0; ///< ā [m]
-  double metric_length = 0.0; ///< ℓ [m] of the projection metric (0: ℓ = ā)
+  double radius = 0.0;         ///< ρ = μ N [N]
+  double moment_length = 1.0;  ///< ā [m]
+  double metric_length = 0.0;  ///< ℓ [m] of the projection metric (0: ℓ = ā)
   [[nodiscard]] ForceMoment project(const ForceMoment& x) const;
   [[nodiscard]] bool contains(const ForceMoment& x, double tol = 0.0) const;
 };

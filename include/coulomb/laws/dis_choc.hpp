@@ -24,7 +24,8 @@
 /// contradicts their own formula; see docs/laws.md).
 /// Scene keys: `normal: {law: dis_choc, stiffness: K_n, damping: C_n}`.
 /// References: code_aster documentation R5.06.02 / U4.53.21 (DYNA_VIBRA, RELATION='DIS_CHOC'),
-/// as summarised in the project's reference notes on DIS_CHOC; Archard, J. Appl. Phys. 24 (1953) 981.
+/// as summarised in the project's reference notes on DIS_CHOC; Archard, J. Appl. Phys. 24 (1953)
+/// 981.
 
 #include <coulomb/laws/law.hpp>
 

@@ -10,7 +10,8 @@
 ///       F_t = −μ_k N v_t/‖v_t‖;  F0 := F_t;  x0 := x_t.
 ///   - otherwise sticking: F_t = F0 − K_t (x_t − x0) − C_t v_t; if ‖F_t‖ > μ_s N the contact slips:
 ///       F_t = −μ_k N v_t/‖v_t‖ (0 if v_t = 0), F0 := F_t, x0 := x_t; else it sticks (anchor kept).
-/// The returned memory is the state to commit at the end of the step (code_aster's explicit update).
+/// The returned memory is the state to commit at the end of the step (code_aster's explicit
+/// update).
 ///
 /// | symbol | meaning                                    | unit  | range | default | code_aster   |
 /// |--------|--------------------------------------------|-------|-------|---------|--------------|

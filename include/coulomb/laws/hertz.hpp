@@ -8,7 +8,8 @@
 /// Elliptic contact (unequal principal curvatures; Johnson, "Contact Mechanics" (1985) §4.2,
 /// eqs. (4.39)–(4.41)): the initial separation is h = A x² + B y² with 0 ≤ A ≤ B,
 ///   A + B = ½ (1/R1' + 1/R1'' + 1/R2' + 1/R2''),
-///   B − A = ½ [ (1/R1' − 1/R1'')² + (1/R2' − 1/R2'')² + 2 (1/R1' − 1/R1'')(1/R2' − 1/R2'') cos 2ψ ]^{1/2},
+///   B − A = ½ [ (1/R1' − 1/R1'')² + (1/R2' − 1/R2'')² + 2 (1/R1' − 1/R1'')(1/R2' − 1/R2'') cos 2ψ
+///   ]^{1/2},
 /// ψ the angle between the first principal directions of the two surfaces. The contact ellipse has
 /// semi-axes a ≥ b, eccentricity e = √(1 − b²/a²), found from
 ///   B/A = [ (a/b)² E(e) − K(e) ] / [ K(e) − E(e) ]                                  (Johnson 4.39)
@@ -40,13 +41,13 @@ namespace coulomb {
 
 /// The elliptic Hertz contact of two curved surfaces.
 struct HertzEllipse {
-  double a_curv = 0.0;       ///< A [1/m] (smaller relative curvature)
-  double b_curv = 0.0;       ///< B [1/m]
-  double eccentricity = 0.0; ///< e = √(1 − b²/a²) [-]
-  double axis_ratio = 1.0;   ///< b/a [-] in (0, 1]
-  double radius = kInf;      ///< equivalent radius R* [m] (N = (4/3) E* √R* δ^{3/2})
-  double a_factor = 0.0;     ///< semi-major axis a = a_factor √δ [√m]
-  double b_factor = 0.0;     ///< semi-minor axis b = b_factor √δ [√m]
+  double a_curv = 0.0;        ///< A [1/m] (smaller relative curvature)
+  double b_curv = 0.0;        ///< B [1/m]
+  double eccentricity = 0.0;  ///< e = √(1 − b²/a²) [-]
+  double axis_ratio = 1.0;    ///< b/a [-] in (0, 1]
+  double radius = kInf;       ///< equivalent radius R* [m] (N = (4/3) E* √R* δ^{3/2})
+  double a_factor = 0.0;      ///< semi-major axis a = a_factor √δ [√m]
+  double b_factor = 0.0;      ///< semi-minor axis b = b_factor √δ [√m]
 };
 
 /// Effective modulus E* [Pa] of two materials (E [Pa], ν [-]).

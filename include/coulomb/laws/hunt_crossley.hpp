@@ -58,7 +58,7 @@ class HuntCrossleyLaw final : public NormalLaw {
   double stiffness_ = 0.0;          ///< K, NaN when from E* and the geometry
   double effective_modulus_ = 0.0;  ///< E* [Pa]
   double exponent_ = 1.5;
-  double damping_ = 0.0;            ///< χ [s/m]
+  double damping_ = 0.0;  ///< χ [s/m]
 };
 
 }  // namespace coulomb

@@ -2,7 +2,8 @@
 /// @file
 /// Tabulation of a law to CSV, for plotting and comparison (`coulomb law NAME [options]`).
 ///
-///   tabulate_law({"stribeck", "--mu-s", "0.5", "--mu-k", "0.3", "--vs", "0.01", "--v", "0:0.1:0.001"})
+///   tabulate_law({"stribeck", "--mu-s", "0.5", "--mu-k", "0.3", "--vs", "0.01", "--v",
+///   "0:0.1:0.001"})
 ///     → "v,mu\n0,0.5\n..."
 ///   tabulate_law({"contensou", "--model", "exact", "--pressure", "hertz", "--eps", "0:10:0.01"})
 ///     → "eps,F,m\n..." (dimensionless, a = 1)

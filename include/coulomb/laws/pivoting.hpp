@@ -17,9 +17,9 @@
 /// −M_n ω_n = h N s |ω_n| ≥ 0 (EnergyKind::pivoting). Nonsmooth admissible set in (N, M_n): the
 /// 2-D cone |M_n| ≤ h N (admissible_set.hpp: IntervalCone{h}).
 /// Closed-form check: a sphere spinning on a plane decelerates at dω_n/dt = −h m g/I.
-/// Scene keys: `pivoting: {h, regularization, form}`, `soft_finger: {radius, regularization, form}`.
-/// References: the seed textbook, def. 10.3.15; soft finger: Kao & Cutkosky, IJRR 11 (1992) 20;
-/// Murray, Li, Sastry, "A Mathematical Introduction to Robotic Manipulation" (1994) §5.2.
+/// Scene keys: `pivoting: {h, regularization, form}`, `soft_finger: {radius, regularization,
+/// form}`. References: the seed textbook, def. 10.3.15; soft finger: Kao & Cutkosky, IJRR 11 (1992)
+/// 20; Murray, Li, Sastry, "A Mathematical Introduction to Robotic Manipulation" (1994) §5.2.
 
 #include <coulomb/laws/law.hpp>
 

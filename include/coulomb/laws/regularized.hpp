@@ -10,12 +10,11 @@
 /// | μ      | friction coefficient       | -    | ≥ 0   | required|
 /// | v_r    | regularisation velocity    | m/s  | > 0   | required|
 ///
-/// The law sticks "softly": below v_r it is a viscous law of coefficient μN/v_r; a body on an incline
-/// with tan α < μ creeps at ≈ v_r tan α/μ. Dissipated power μ N s(u) u ≥ 0.
-/// Scene keys: `friction: {law: regularized, mu, regularization: v_r, form: linear|tanh}`
-/// (form defaults to tanh).
-/// References: Oden & Martins, CMAME 52 (1985) 527 (regularised friction); Andersson, Söderberg,
-/// Björklund, "The friction process ... regularisation", Tribol. Int. 40 (2007) 580.
+/// The law sticks "softly": below v_r it is a viscous law of coefficient μN/v_r; a body on an
+/// incline with tan α < μ creeps at ≈ v_r tan α/μ. Dissipated power μ N s(u) u ≥ 0. Scene keys:
+/// `friction: {law: regularized, mu, regularization: v_r, form: linear|tanh}` (form defaults to
+/// tanh). References: Oden & Martins, CMAME 52 (1985) 527 (regularised friction); Andersson,
+/// Söderberg, Björklund, "The friction process ... regularisation", Tribol. Int. 40 (2007) 580.
 
 #include <coulomb/laws/law.hpp>
 

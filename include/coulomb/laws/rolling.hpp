@@ -31,8 +31,8 @@ class RollingFrictionLaw final : public RollingLaw {
   [[nodiscard]] RollingResult evaluate(const Vec2& omega_t, double normal_force) const override;
 
  private:
-  double k_ = 0.0;      ///< [m]
-  double w_r_ = 1e-3;   ///< [rad/s]
+  double k_ = 0.0;     ///< [m]
+  double w_r_ = 1e-3;  ///< [rad/s]
   bool tanh_ = false;
 };
 

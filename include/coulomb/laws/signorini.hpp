@@ -2,8 +2,8 @@
 /// @file
 /// Signorini unilateral contact with Newton restitution (set-valued; nonsmooth formulation).
 ///
-///   0 ≤ g ⊥ N ≥ 0   (position level),   at an impact:  v_n⁺ = −e_n v_n⁻ when the contact is active,
-///   i.e. 0 ≤ v_n⁺ + e_n v_n⁻ ⊥ N ≥ 0  (velocity level, Moreau's inclusion).
+///   0 ≤ g ⊥ N ≥ 0   (position level),   at an impact:  v_n⁺ = −e_n v_n⁻ when the contact is
+///   active, i.e. 0 ≤ v_n⁺ + e_n v_n⁻ ⊥ N ≥ 0  (velocity level, Moreau's inclusion).
 ///
 /// | symbol | meaning                                   | unit | range   |
 /// |--------|-------------------------------------------|------|---------|

@@ -20,8 +20,8 @@ inline constexpr double kPi = 3.141592653589793238462643383279502884;
 
 /// A rigid transform: x_W = R * x_L + p (local frame L placed in parent frame W).
 struct Pose {
-  Vec3 p = Vec3::Zero();           ///< origin of L in W [m]
-  Quat q = Quat::Identity();       ///< rotation L -> W
+  Vec3 p = Vec3::Zero();      ///< origin of L in W [m]
+  Quat q = Quat::Identity();  ///< rotation L -> W
 
   /// Maps a point given in L to W.
   [[nodiscard]] Vec3 apply(const Vec3& x_L) const { return q * x_L + p; }
@@ -41,7 +41,8 @@ struct Pose {
 }
 
 /// An orthonormal pair (t1, t2) completing the unit vector n to a right-handed frame (t1, t2, n).
-/// Deterministic and continuous except where n crosses the plane n_x = ±n_z's switch (Frisvad/Duff).
+/// Deterministic and continuous except where n crosses the plane n_x = ±n_z's switch
+/// (Frisvad/Duff).
 inline void complete_frame(const Vec3& n, Vec3& t1, Vec3& t2) {
   // Duff et al. 2017, "Building an orthonormal basis, revisited" (branchless except for the sign).
   const double sign = n.z() >= 0.0 ? 1.0 : -1.0;

@@ -36,7 +36,7 @@ struct LawSpec {
   std::string law;                             ///< e.g. "signorini", "coulomb"
   std::map<std::string, double> params;        ///< numeric parameters by key
   std::map<std::string, std::string> options;  ///< string parameters by key (e.g. model: exact)
-  std::map<std::string, SourceMark> marks;     ///< key -> where it was written ("" = the map itself)
+  std::map<std::string, SourceMark> marks;  ///< key -> where it was written ("" = the map itself)
 
   [[nodiscard]] double get(const std::string& key, double fallback) const {
     auto it = params.find(key);
@@ -64,11 +64,11 @@ struct ContactSpec {
 struct Body {
   std::string name;
   bool fixed = false;
-  int material = -1;             ///< index into Model::materials (-1: the default material)
-  double mass = 0.0;             ///< [kg] (0 for fixed bodies)
-  Vec3 com_B = Vec3::Zero();     ///< centre of mass in B [m]
-  Mat3 inertia_B = Mat3::Zero(); ///< inertia about the centre of mass, axes of B [kg m²]
-  int first_shape = 0;           ///< shapes [first_shape, first_shape + shape_count) of Model::shapes
+  int material = -1;              ///< index into Model::materials (-1: the default material)
+  double mass = 0.0;              ///< [kg] (0 for fixed bodies)
+  Vec3 com_B = Vec3::Zero();      ///< centre of mass in B [m]
+  Mat3 inertia_B = Mat3::Zero();  ///< inertia about the centre of mass, axes of B [kg m²]
+  int first_shape = 0;  ///< shapes [first_shape, first_shape + shape_count) of Model::shapes
   int shape_count = 0;
   SourceMark mark;
 
@@ -81,13 +81,13 @@ struct SolverSettings {
   /// Contact solver: "nsgs" (Gauss–Seidel), "prox" (proximal point + semismooth Newton), or
   /// "auto" (NSGS, handing over to PROX when it stalls; default).
   std::string name = "auto";
-  double tolerance = 1e-10;               ///< error ‖r − P_K(...)‖/‖q‖ to reach [-]
-  int max_iterations = 500;               ///< NSGS sweeps per step
-  double theta = 0.5;                     ///< θ of the θ-method [-], in [0.5, 1]
+  double tolerance = 1e-10;  ///< error ‖r − P_K(...)‖/‖q‖ to reach [-]
+  int max_iterations = 500;  ///< NSGS sweeps per step
+  double theta = 0.5;        ///< θ of the θ-method [-], in [0.5, 1]
   /// Active-set rule: "predicted" (end-of-step gap with the free velocity, default) or
   /// "siconos" (g + (h/2) ġ_k ≤ 0, Siconos' γ = 1/2 rule). See docs/nonsmooth.md.
   std::string active_set = "predicted";
-  double contact_margin = 1e-3;           ///< narrowphase reports points with gap ≤ margin [m]
+  double contact_margin = 1e-3;  ///< narrowphase reports points with gap ≤ margin [m]
   /// Predicted gaps up to this distance count as closed under the "predicted" rule [m]: gaps of
   /// resting contacts are round-off (1e-16 m) above or below zero, and two bodies in free fall
   /// together see no closing velocity, so an exact ≤ 0 test would drop a resting contact at random.
@@ -111,9 +111,9 @@ struct Model {
   std::vector<Material> materials;
   std::vector<ContactSpec> contacts;
   std::vector<Body> bodies;
-  std::vector<Shape> shapes;      ///< all shapes, body by body; pose_BS relative to the body frame
-  std::vector<int> shape_body;    ///< (nshapes) owning body of each shape
-  ContactSpec default_contact;    ///< used for material pairs with no `contacts` entry
+  std::vector<Shape> shapes;    ///< all shapes, body by body; pose_BS relative to the body frame
+  std::vector<int> shape_body;  ///< (nshapes) owning body of each shape
+  ContactSpec default_contact;  ///< used for material pairs with no `contacts` entry
 
   /// Index of the contact spec between two materials (or -1 for the default).
   [[nodiscard]] int contact_spec_index(int material1, int material2) const;

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
-/// The State: what evolves during a run and what a checkpoint holds. Struct of arrays, one entry per
-/// body in model order; positions are those of the centre of mass.
+/// The State: what evolves during a run and what a checkpoint holds. Struct of arrays, one entry
+/// per body in model order; positions are those of the centre of mass.
 
 #include <coulomb/collision/contact_point.hpp>
 
@@ -24,21 +24,22 @@ struct ContactKey {
 /// What a contact remembers from the previous step.
 struct ContactMemory {
   ContactKey key;
-  Vec3 impulse = Vec3::Zero();  ///< last impulse (N, T1, T2) in the contact frame [N s] (warm start)
-  Vec3 moment = Vec3::Zero();   ///< last moment impulse (Mn, Mt1, Mt2) [N m s] (warm start)
+  Vec3 impulse =
+      Vec3::Zero();            ///< last impulse (N, T1, T2) in the contact frame [N s] (warm start)
+  Vec3 moment = Vec3::Zero();  ///< last moment impulse (Mn, Mt1, Mt2) [N m s] (warm start)
   ContactStatus status = ContactStatus::separated;
 };
 
 struct State {
-  double time = 0.0;          ///< [s]
-  double time_carry = 0.0;    ///< round-off carried by the compensated (Kahan) sum of the steps [s]
-  std::int64_t step = 0;      ///< steps taken
-  std::vector<Vec3> x_WC;     ///< (nbodies) centre-of-mass position [m]
-  std::vector<Quat> q_WB;     ///< (nbodies) orientation of the body frame
-  std::vector<Vec3> v_WC;     ///< (nbodies) centre-of-mass velocity [m/s]
-  std::vector<Vec3> w_W;      ///< (nbodies) angular velocity in world [rad/s]
+  double time = 0.0;        ///< [s]
+  double time_carry = 0.0;  ///< round-off carried by the compensated (Kahan) sum of the steps [s]
+  std::int64_t step = 0;    ///< steps taken
+  std::vector<Vec3> x_WC;   ///< (nbodies) centre-of-mass position [m]
+  std::vector<Quat> q_WB;   ///< (nbodies) orientation of the body frame
+  std::vector<Vec3> v_WC;   ///< (nbodies) centre-of-mass velocity [m/s]
+  std::vector<Vec3> w_W;    ///< (nbodies) angular velocity in world [rad/s]
   std::vector<ContactMemory> contacts;  ///< sorted by key
-  double dissipated = 0.0;    ///< cumulative energy removed by contacts [J]
+  double dissipated = 0.0;              ///< cumulative energy removed by contacts [J]
   /// The same, by kind of law: normal (impacts), friction, rolling, pivoting [J].
   std::array<double, 4> dissipated_by_kind{};
 

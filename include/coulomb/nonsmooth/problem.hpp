@@ -23,13 +23,13 @@ namespace coulomb {
 using Block3 = Eigen::Matrix<double, 3, 3, Eigen::RowMajor>;
 
 struct ContactProblem {
-  int contact_count = 0;              ///< nc
-  std::vector<double> mu;             ///< (nc) friction coefficients [-]
-  std::vector<Vec3> q;                ///< (nc) free velocity (N, T1, T2) [m/s]
-  std::vector<std::int32_t> row_start;///< (nc+1) first block of each block row
-  std::vector<std::int32_t> col;      ///< (nnzb) block column of each block, increasing per row
+  int contact_count = 0;                ///< nc
+  std::vector<double> mu;               ///< (nc) friction coefficients [-]
+  std::vector<Vec3> q;                  ///< (nc) free velocity (N, T1, T2) [m/s]
+  std::vector<std::int32_t> row_start;  ///< (nc+1) first block of each block row
+  std::vector<std::int32_t> col;        ///< (nnzb) block column of each block, increasing per row
   std::vector<Block3, Eigen::aligned_allocator<Block3>> blocks;  ///< (nnzb) W blocks
-  std::vector<std::int32_t> diag;     ///< (nc) index of the diagonal block of each row
+  std::vector<std::int32_t> diag;  ///< (nc) index of the diagonal block of each row
 
   /// Empties the problem, keeping capacity.
   void clear();

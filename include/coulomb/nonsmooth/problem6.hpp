@@ -17,7 +17,8 @@
 ///     coupling none:      C = {‖F‖ ≤ μ} × {|M_n| ≤ h} × {‖M_t‖ ≤ k}
 ///     coupling ellipsoid: C = {‖F‖² + (M_n/ā)² ≤ μ²} × {‖M_t‖ ≤ k}       (h unused)
 ///     coupling exact:     C = μ L_a × {‖M_t‖ ≤ k}, L_a = {(F, M): (F, M/a) ∈ L} with L the exact
-///                         Contensou limit set of a patch of radius a (laws/contensou.hpp)  (h unused)
+///                         Contensou limit set of a patch of radius a (laws/contensou.hpp)  (h
+///                         unused)
 ///   maximal dissipation:  −w ∈ N_{NC}(y), i.e. −w·y = N σ_C(−w) (σ_C: support function of C).
 /// A zero bound (h = 0, k = 0, μ = 0) forces that moment (or force) to zero and leaves its
 /// velocity free: a point contact without pivoting/rolling friction.
@@ -67,8 +68,8 @@ struct ContactLaw6 {
     exact,      ///< exact Contensou limit set (patch radius a) × rolling disc kN
   };
   double mu = 0.0;  ///< Coulomb ‖F_t‖ ≤ μN [-], ≥ 0
-  double h = 0.0;   ///< pivoting |M_n| ≤ hN [m], ≥ 0 (soft finger: h = μ r_t); coupling none only
-  double k = 0.0;   ///< rolling ‖M_t‖ ≤ kN [m], ≥ 0
+  double h = 0.0;  ///< pivoting |M_n| ≤ hN [m], ≥ 0 (soft finger: h = μ r_t); coupling none only
+  double k = 0.0;  ///< rolling ‖M_t‖ ≤ kN [m], ≥ 0
   Coupling coupling = Coupling::none;
   /// Ellipsoid moment length ā [m]; 0: ā = m0 a (m0 = 3π/16 Hertz, 2/3 uniform).
   double abar = 0.0;
@@ -91,7 +92,7 @@ struct ContactProblem6 {
   std::vector<std::int32_t> row_start;  ///< (nc+1) first block of each block row
   std::vector<std::int32_t> col;        ///< (nnzb) block column of each block, increasing per row
   std::vector<Block6, Eigen::aligned_allocator<Block6>> blocks;  ///< (nnzb) W blocks
-  std::vector<std::int32_t> diag;       ///< (nc) index of the diagonal block of each row
+  std::vector<std::int32_t> diag;  ///< (nc) index of the diagonal block of each row
 
   /// Empties the problem, keeping capacity.
   void clear();

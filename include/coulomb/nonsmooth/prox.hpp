@@ -55,8 +55,8 @@ inline constexpr int kAutoStallWindow = 100;
 /// The one entry point: solves `problem` with the chosen solver. With `automatic`, NSGS runs with
 /// options.stall_window (kAutoStallWindow if 0); unless it converged or ran out of time, PROX
 /// runs from the caller's warm start (not from NSGS's stalled iterate, see prox.cpp) with
-/// options.max_iterations Newton iterations and the time left of options.max_time_s. Iterations (sweeps + Newton iterations) and time are summed; `method`
-/// says what ran.
+/// options.max_iterations Newton iterations and the time left of options.max_time_s. Iterations
+/// (sweeps + Newton iterations) and time are summed; `method` says what ran.
 SolverResult solve(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
                    const SolverOptions& options, SolverWorkspace& workspace,
                    SolverKind kind = SolverKind::automatic);

@@ -25,9 +25,10 @@ enum class SolverStatus : std::uint8_t {
 [[nodiscard]] const char* to_string(SolverStatus s);
 
 struct SolverOptions {
-  double tolerance = 1e-10;   ///< stop when error ≤ tolerance [-]
-  int max_iterations = 500;   ///< sweeps (NSGS) or Newton iterations in total (PROX)
-  double over_relaxation = 1.0;  ///< ω in r ← ω r_new + (1 − ω) r_old (1 = plain Gauss–Seidel), 0 < ω < 2
+  double tolerance = 1e-10;  ///< stop when error ≤ tolerance [-]
+  int max_iterations = 500;  ///< sweeps (NSGS) or Newton iterations in total (PROX)
+  double over_relaxation =
+      1.0;  ///< ω in r ← ω r_new + (1 − ω) r_old (1 = plain Gauss–Seidel), 0 < ω < 2
   double local_tolerance = 1e-14;  ///< tolerance of each exact per-contact solve [-]
   /// Wall-clock limit of one solve [s] (infinity: none). Checked after every NSGS sweep and
   /// every PROX Newton iteration, so a solve overruns it by at most one of those.
@@ -50,16 +51,16 @@ struct SolverOptions {
 struct SolverResult {
   SolverStatus status = SolverStatus::converged;
   int iterations = 0;
-  double error = 0.0;   ///< ‖r − P_K(r − u − [μ‖u_T‖,0,0])‖ / ‖q‖ at exit
-  double time_s = 0.0;  ///< wall time of the solve [s]
+  double error = 0.0;       ///< ‖r − P_K(r − u − [μ‖u_T‖,0,0])‖ / ‖q‖ at exit
+  double time_s = 0.0;      ///< wall time of the solve [s]
   const char* method = "";  ///< what ran: "nsgs", "prox" or "nsgs+prox" (static string)
 };
 
 /// Scratch of the solvers, reusable across steps (no allocation once warm).
 struct SolverWorkspace {
-  std::vector<Vec3> u;                ///< (nc) local velocities
-  std::vector<std::int32_t> order;    ///< (nc) NSGS visiting order (shuffle)
-  std::vector<Vec3> r_start;          ///< (nc) warm start kept by SolverKind::automatic
+  std::vector<Vec3> u;              ///< (nc) local velocities
+  std::vector<std::int32_t> order;  ///< (nc) NSGS visiting order (shuffle)
+  std::vector<Vec3> r_start;        ///< (nc) warm start kept by SolverKind::automatic
 };
 
 /// Error of (r, u) for `problem`: ‖r − P_K(r − u − [μ‖u_T‖, 0, 0])‖ / ‖q‖ (‖q‖ = 0: not divided).

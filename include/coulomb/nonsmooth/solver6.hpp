@@ -52,9 +52,8 @@ bool solve_single_contact6(const Block6& w, const Vec6& q, const ContactLaw6& la
 
 /// Nonsmooth block Gauss–Seidel with the exact local solve. `r` (nc) holds the warm start on
 /// entry (replaced by 0 if its size is wrong) and the solution on exit; `u` receives W r + q.
-SolverResult solve_nsgs6(const ContactProblem6& problem, std::vector<Vec6>& r,
-                         std::vector<Vec6>& u, const SolverOptions& options,
-                         SolverWorkspace6& workspace);
+SolverResult solve_nsgs6(const ContactProblem6& problem, std::vector<Vec6>& r, std::vector<Vec6>& u,
+                         const SolverOptions& options, SolverWorkspace6& workspace);
 
 /// The entry point of the 6-unknown problem (NSGS; `method` = "nsgs6").
 SolverResult solve6(const ContactProblem6& problem, std::vector<Vec6>& r, std::vector<Vec6>& u,

@@ -1,11 +1,12 @@
 #pragma once
 /// @file
-/// Scene files: YAML (or JSON, which yaml-cpp also reads) → a validated Model and its initial State.
+/// Scene files: YAML (or JSON, which yaml-cpp also reads) → a validated Model and its initial
+/// State.
 ///
 /// The format, every key with its unit, default and valid range, is documented in
-/// docs/scene-format.md. Every problem in a file (YAML syntax, unknown key, wrong type, missing key,
-/// value out of range, inconsistent body, ...) is reported by throwing SceneError, whose what() is
-/// one line
+/// docs/scene-format.md. Every problem in a file (YAML syntax, unknown key, wrong type, missing
+/// key, value out of range, inconsistent body, ...) is reported by throwing SceneError, whose
+/// what() is one line
 ///
 ///     FILE:LINE:COL: error: MESSAGE
 ///

@@ -26,10 +26,10 @@ struct Check {
   std::string reference;  ///< where the reference comes from ("(5 v0 + 2 R w0)/7, closed form")
   double measured = 0.0;
   double expected = 0.0;
-  double error = 0.0;       ///< |measured − expected| (absolute) or divided by |expected| (relative)
-  bool relative = false;    ///< error is relative
-  double tolerance = 0.0;   ///< pass: error ≤ tolerance
-  std::string reason;       ///< why that tolerance
+  double error = 0.0;  ///< |measured − expected| (absolute) or divided by |expected| (relative)
+  bool relative = false;   ///< error is relative
+  double tolerance = 0.0;  ///< pass: error ≤ tolerance
+  std::string reason;      ///< why that tolerance
   bool passed = false;
 };
 
@@ -69,8 +69,8 @@ struct Case {
 /// std::invalid_argument listing the valid names.
 [[nodiscard]] std::string_view validation_scene_text(std::string_view file);
 
-/// The Siconos BouncingBallTS reference output (tests/data/siconos-bouncing-ball/BouncingBallTS.ref),
-/// embedded at build time.
+/// The Siconos BouncingBallTS reference output
+/// (tests/data/siconos-bouncing-ball/BouncingBallTS.ref), embedded at build time.
 [[nodiscard]] std::string_view siconos_bouncing_ball_reference();
 
 /// A validation run: all cases, or those named.

@@ -19,14 +19,17 @@ struct NonsmoothLaws {
   double patch_radius = 0.0;  ///< a [m]; 0 = from Hertz theory and the last normal force
   contensou::Pressure pressure = contensou::Pressure::hertz;
   /// Hertz data for a patch radius from the normal force: a = (3 N R* / (4 E*))^{1/3}.
-  double e_star = 0.0;        ///< [Pa]
+  double e_star = 0.0;  ///< [Pa]
 
   /// True when the contact carries moments (pivoting, rolling or Contensou): 6 unknowns.
-  [[nodiscard]] bool has_moments() const { return h > 0.0 || k > 0.0 || coupling != Coupling::none; }
+  [[nodiscard]] bool has_moments() const {
+    return h > 0.0 || k > 0.0 || coupling != Coupling::none;
+  }
 };
 
 /// Resolves a contact spec through the laws module. Throws std::invalid_argument naming the
-/// material pair when a law is not set-valued (e.g. Stribeck friction in the nonsmooth formulation).
+/// material pair when a law is not set-valued (e.g. Stribeck friction in the nonsmooth
+/// formulation).
 [[nodiscard]] NonsmoothLaws resolve_nonsmooth_laws(const ContactSpec& spec, const Model& model);
 
 }  // namespace coulomb

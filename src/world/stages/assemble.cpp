@@ -33,8 +33,8 @@ JacobianD<D> side_jacobian(const Workspace& ws, int k, int side) {
     const ContactPoint& c = ws.points[k];
     const double s = side == 1 ? 1.0 : -1.0;
     J.template bottomRows<3>().template leftCols<3>().setZero();
-    J.template bottomRows<3>().template rightCols<3>() << s * c.n_W.transpose(), s * c.t1_W.transpose(),
-        s * c.t2_W.transpose();
+    J.template bottomRows<3>().template rightCols<3>() << s * c.n_W.transpose(),
+        s * c.t1_W.transpose(), s * c.t2_W.transpose();
   }
   return J;
 }
@@ -50,8 +50,9 @@ InvMassJt<D> inverse_mass_times(const JacobianD<D>& J, double inv_mass, const Ma
 // The contact memory of point k (warm start, status), or nullptr.
 const ContactMemory* find_memory(const State& state, const ContactPoint& c) {
   const ContactKey key{c.shape1, c.shape2, c.feature};
-  const auto it = std::lower_bound(state.contacts.begin(), state.contacts.end(), key,
-                                   [](const ContactMemory& m, const ContactKey& k) { return m.key < k; });
+  const auto it =
+      std::lower_bound(state.contacts.begin(), state.contacts.end(), key,
+                       [](const ContactMemory& m, const ContactKey& k) { return m.key < k; });
   return it != state.contacts.end() && it->key == key ? &*it : nullptr;
 }
 
@@ -71,8 +72,9 @@ void set_law(ContactProblem6& p, std::size_t i, const NonsmoothLaws& laws, doubl
     law.h = laws.h;
     return;
   }
-  law.coupling = laws.coupling == NonsmoothLaws::Coupling::ellipsoid ? ContactLaw6::Coupling::ellipsoid
-                                                                      : ContactLaw6::Coupling::exact;
+  law.coupling = laws.coupling == NonsmoothLaws::Coupling::ellipsoid
+                     ? ContactLaw6::Coupling::ellipsoid
+                     : ContactLaw6::Coupling::exact;
   double a = laws.patch_radius;
   if (!(a > 0.0)) {
     // Hertz: a = (3 N R*/(4 E*))^{1/3} with N the normal force of the last step (the problem is
@@ -108,8 +110,10 @@ void assemble_problem(const Model& model, const State& state, Workspace& ws, Pro
   const std::size_t nbodies = model.bodies.size();
   p.clear();
   p.contact_count = static_cast<int>(nactive);
-  if constexpr (D == 3) p.mu.resize(nactive);
-  else p.laws.resize(nactive);
+  if constexpr (D == 3)
+    p.mu.resize(nactive);
+  else
+    p.laws.resize(nactive);
   p.q.resize(nactive);
   p.diag.resize(nactive);
   G1.resize(nactive);
@@ -149,8 +153,10 @@ void assemble_problem(const Model& model, const State& state, Workspace& ws, Pro
     const JacobianD<D> J2 = side_jacobian<D>(ws, k, 1);
     G1[i] = inverse_mass_times<D>(J1, body1.inv_mass(), ws.inv_inertia_W[c.body1]);
     G2[i] = inverse_mass_times<D>(J2, body2.inv_mass(), ws.inv_inertia_W[c.body2]);
-    VecD q = J1.template leftCols<3>() * ws.v_free[c.body1] + J1.template rightCols<3>() * ws.w_free[c.body1] +
-             J2.template leftCols<3>() * ws.v_free[c.body2] + J2.template rightCols<3>() * ws.w_free[c.body2];
+    VecD q = J1.template leftCols<3>() * ws.v_free[c.body1] +
+             J1.template rightCols<3>() * ws.w_free[c.body1] +
+             J2.template leftCols<3>() * ws.v_free[c.body2] +
+             J2.template rightCols<3>() * ws.w_free[c.body2];
     // Newton's impact law per component: u_{k+1} + e u_k enters the complementarity.
     q(0) += laws.e_n * ws.u_start[k].x();
     q(1) += laws.e_t * ws.u_start[k].y();
@@ -165,7 +171,8 @@ void assemble_problem(const Model& model, const State& state, Workspace& ws, Pro
     if (!model.bodies[c.body1].fixed) ++ws.body_contacts_start[c.body1 + 1];
     if (!model.bodies[c.body2].fixed) ++ws.body_contacts_start[c.body2 + 1];
   }
-  for (std::size_t b = 0; b < nbodies; ++b) ws.body_contacts_start[b + 1] += ws.body_contacts_start[b];
+  for (std::size_t b = 0; b < nbodies; ++b)
+    ws.body_contacts_start[b + 1] += ws.body_contacts_start[b];
   ws.body_contacts.resize(static_cast<std::size_t>(ws.body_contacts_start[nbodies]));
   ws.scratch.assign(ws.body_contacts_start.begin(), ws.body_contacts_start.end() - 1);
   for (std::size_t i = 0; i < nactive; ++i) {

@@ -2,7 +2,8 @@
 //
 //   v_{k+1} = v_free + M⁻¹ Σ Jᵀ r
 //   x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k)
-//   q_{k+1} = q_k ⊗ cay(h (θ Ω_{k+1} + (1 − θ) Ω_k))      (body-frame Ω; see dynamics/rigid_body.hpp)
+//   q_{k+1} = q_k ⊗ cay(h (θ Ω_{k+1} + (1 − θ) Ω_k))      (body-frame Ω; see
+//   dynamics/rigid_body.hpp)
 //
 // Energy removed by the contacts in the step: minus the work of the contact impulses,
 //   W = Σ_b P_b·(v_k + v_{k+1})/2 + τ_b·R_k(Ω_free + Ω_{k+1})/2,
@@ -20,7 +21,9 @@ namespace coulomb::stages {
 
 namespace {
 
-bool finite(const Vec3& v) { return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z()); }
+bool finite(const Vec3& v) {
+  return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
+}
 
 // The solved impulses of active contact i: force (N, T1, T2) and moment (Mn, Mt1, Mt2).
 Vec3 force_impulse(const Workspace& ws, std::size_t i) {
@@ -88,8 +91,9 @@ void integrate(const Model& model, State& state, Workspace& ws) {
   for (std::size_t i = 0; i < nactive; ++i) {
     const int k = ws.active[i];
     const ContactPoint& c = ws.points[k];
-    const Vec3 u_mean = ws.H2[k].leftCols<3>() * ws.v_mean[c.body2] + ws.H2[k].rightCols<3>() * ws.w_mean[c.body2] -
-                        ws.H1[k].leftCols<3>() * ws.v_mean[c.body1] - ws.H1[k].rightCols<3>() * ws.w_mean[c.body1];
+    const Vec3 u_mean =
+        ws.H2[k].leftCols<3>() * ws.v_mean[c.body2] + ws.H2[k].rightCols<3>() * ws.w_mean[c.body2] -
+        ws.H1[k].leftCols<3>() * ws.v_mean[c.body1] - ws.H1[k].rightCols<3>() * ws.w_mean[c.body1];
     const Vec3 w_mean = ws.w_mean[c.body2] - ws.w_mean[c.body1];
     const Vec3 r = force_impulse(ws, i), m = moment_impulse(ws, i);
     state.dissipated_by_kind[0] -= r.x() * u_mean.x();
@@ -110,12 +114,8 @@ void integrate(const Model& model, State& state, Workspace& ws) {
     const ContactPoint& c = ws.points[k];
     const int i = ws.active_of_point[k];
     // Velocities after the step in the step's contact frame (bodies' frames at the step start).
-    const Vec3 w1 = model.bodies[c.body1].fixed
-                        ? Vec3::Zero()
-                        : Vec3(state.w_W[c.body1]);
-    const Vec3 w2 = model.bodies[c.body2].fixed
-                        ? Vec3::Zero()
-                        : Vec3(state.w_W[c.body2]);
+    const Vec3 w1 = model.bodies[c.body1].fixed ? Vec3::Zero() : Vec3(state.w_W[c.body1]);
+    const Vec3 w2 = model.bodies[c.body2].fixed ? Vec3::Zero() : Vec3(state.w_W[c.body2]);
     ws.w_rel_end[k] = w2 - w1;
     if (i < 0) {
       ws.u_end[k] = ws.H2[k].leftCols<3>() * state.v_WC[c.body2] + ws.H2[k].rightCols<3>() * w2 -

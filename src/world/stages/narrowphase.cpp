@@ -24,7 +24,8 @@ void narrowphase(const Model& model, const State& /*state*/, Workspace& ws) {
     const std::size_t first = ws.points.size();
     collide(model.shapes[pair.a].geometry, ws.X_WS[pair.a], model.shapes[pair.b].geometry,
             ws.X_WS[pair.b],
-            model.solver.contact_margin + ws.shape_sweep[pair.a] + ws.shape_sweep[pair.b], ws.points);
+            model.solver.contact_margin + ws.shape_sweep[pair.a] + ws.shape_sweep[pair.b],
+            ws.points);
     // The narrowphase fills geometry; the indices are ours (shape a is shape 1).
     for (std::size_t k = first; k < ws.points.size(); ++k) {
       ContactPoint& c = ws.points[k];
