@@ -249,15 +249,20 @@ void Generalized::validate() const {
   require("contensou generalized c", c, 0.0, true);
   require("contensou generalized k", k, 0.0, true);
 }
-Resultant Generalized::operator()(double eps) const {
+Resultant Generalized::operator()(double eps) const { return GeneralizedEvaluator(*this)(eps); }
+
+GeneralizedEvaluator::GeneralizedEvaluator(const Generalized& g)
+    : n(g.n), k(g.k), m0(g.m0), log_b(std::log(g.b)), log_c(std::log(g.c)), inv_n(1.0 / g.n),
+      inv_k(1.0 / g.k) {}
+
+Resultant GeneralizedEvaluator::operator()(double eps) const {
   // F = (1 + (b/ε)^n)^{−1/n}, m = m0 (1 + (cε)^k)^{−1/k}, as exp(−softplus(n log(b/ε))/n):
   // log ε = −∞ at ε = 0 and +∞ at ε = ∞, so both limits come out exact without branches. The
-  // divisions and log b, log c do not depend on ε: they stay off the latency chain
-  // log → exp → log1p → exp (this ordering is ≈ 20 % faster than log(b/ε) and /n).
+  // divisions and log b, log c do not depend on ε and are precomputed: the latency chain is
+  // log → exp → log1p → exp.
   const double le = std::log(eps);
-  const double inv_n = 1.0 / n, inv_k = 1.0 / k;
-  const double F = std::exp(-softplus(n * (std::log(b) - le)) * inv_n);
-  const double m = m0 * std::exp(-softplus(k * (std::log(c) + le)) * inv_k);
+  const double F = std::exp(-softplus(n * (log_b - le)) * inv_n);
+  const double m = m0 * std::exp(-softplus(k * (log_c + le)) * inv_k);
   return {F, m};
 }
 

@@ -153,6 +153,7 @@ ContensouFrictionLaw::ContensouFrictionLaw(const LawSpec& spec, double mu, const
     generalized_.c = constant(p, "c", generalized_.c, 0.0, true);
     generalized_.k = constant(p, "k", generalized_.k, 1.0, false);
   }
+  generalized_eval_ = contensou::GeneralizedEvaluator(generalized_);
   // Quadrature nodes (the quadrature model, and the distortion integrals of any model).
   int n_angle = 12, n_chord = 16;
   if (model_ == ContensouModel::quadrature) {
@@ -268,7 +269,7 @@ ContensouCurve ContensouFrictionLaw::curve(double eps) const {
       // F = (1 + (b/ε)^n)^{−1/n}: F' = F σ(n log(b/ε))/ε; m = m0 (1 + (cε)^k)^{−1/k}:
       // m' = −m σ(k log(cε))/ε, σ the logistic function. ε = 0: F' = 1/b, m' = −m0 c [k = 1].
       const contensou::Generalized& P = generalized_;
-      const contensou::Resultant r = P(eps);
+      const contensou::Resultant r = generalized_eval_(eps);
       c.F = r.F;
       c.m = r.m;
       if (eps == 0.0) {
@@ -276,8 +277,8 @@ ContensouCurve ContensouFrictionLaw::curve(double eps) const {
         c.dm = P.k == 1.0 ? -P.m0 * P.c : 0.0;
       } else {
         const double le = std::log(eps);
-        c.dF = r.F * logistic(P.n * (std::log(P.b) - le)) / eps;
-        c.dm = -r.m * logistic(P.k * (std::log(P.c) + le)) / eps;
+        c.dF = r.F * logistic(P.n * (generalized_eval_.log_b - le)) / eps;
+        c.dm = -r.m * logistic(P.k * (generalized_eval_.log_c + le)) / eps;
       }
       return c;
     }

@@ -167,8 +167,14 @@ struct Generalized {
   [[nodiscard]] Resultant operator()(double eps) const;
 };
 
-// ---------------------------------------------------------------------------------------------
-// Vector form
+/// The generalised approximant with its ε-independent constants precomputed (log b, log c, 1/n,
+/// 1/k): the form to evaluate per contact and per step. Build it after setting the constants;
+/// it gives the same values as Generalized::operator() to the last bit.
+struct GeneralizedEvaluator {
+  explicit GeneralizedEvaluator(const Generalized& g);
+  [[nodiscard]] Resultant operator()(double eps) const;
+  double n, k, m0, log_b, log_c, inv_n, inv_k;
+};
 // ---------------------------------------------------------------------------------------------
 
 /// Friction of a patch per unit μN: real force = μN·force, real moment = μN·moment.

@@ -133,6 +133,7 @@ class ContensouFrictionLaw final : public ContensouLaw {
   contensou::Pade11 pade11_;
   contensou::Pade22 pade22_;
   contensou::Generalized generalized_;
+  contensou::GeneralizedEvaluator generalized_eval_{generalized_};  ///< set after the constants
   contensou::Quadrature quadrature_;
 };
 
