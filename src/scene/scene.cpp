@@ -73,6 +73,10 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   if (auto v = map.get("name")) s.name = one_of(r, *v, "solver", {"nsgs", "prox", "auto"});
   if (auto v = map.get("formulation")) {
     s.formulation = one_of(r, *v, "formulation", {"nonsmooth", "compliant"});
+    // The compliant laws exist (coulomb law, the Python module); their ODE integrator does not yet.
+    if (s.formulation == "compliant")
+      r.fail(*v, "solver.formulation: 'compliant' (ODE integration of the compliant laws) is not "
+                 "available yet; use nonsmooth");
   }
   if (auto v = map.get("tolerance")) s.tolerance = positive(r, *v, number(r, *v));
   if (auto v = map.get("max_iterations")) {
