@@ -24,7 +24,10 @@ namespace {
 // A scene being simulated: model, state and workspace together.
 class Simulation {
  public:
-  explicit Simulation(Scene scene) : scene_(std::move(scene)) { prepare(scene_.model, ws_); }
+  explicit Simulation(Scene scene) : scene_(std::move(scene)) {
+    require_runnable(scene_);
+    prepare(scene_.model, ws_);
+  }
 
   void step(long n) {
     for (long i = 0; i < n; ++i) {

@@ -59,6 +59,7 @@ int run_command(const RunArgs& args) {
       args.scene.empty()
           ? coulomb::load_scene_text(coulomb::builtin_scene_text("default"), "builtin:default")
           : coulomb::load_scene_file(args.scene);
+  coulomb::require_runnable(scene);
   if (args.end) {
     if (!(*args.end > 0.0)) throw std::invalid_argument("--end: must be > 0");
     scene.model.end_time = *args.end;

@@ -252,7 +252,12 @@ void Generalized::validate() const {
 Resultant Generalized::operator()(double eps) const { return GeneralizedEvaluator(*this)(eps); }
 
 GeneralizedEvaluator::GeneralizedEvaluator(const Generalized& g)
-    : n(g.n), k(g.k), m0(g.m0), log_b(std::log(g.b)), log_c(std::log(g.c)), inv_n(1.0 / g.n),
+    : n(g.n),
+      k(g.k),
+      m0(g.m0),
+      log_b(std::log(g.b)),
+      log_c(std::log(g.c)),
+      inv_n(1.0 / g.n),
       inv_k(1.0 / g.k) {}
 
 Resultant GeneralizedEvaluator::operator()(double eps) const {

@@ -75,8 +75,9 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
     s.formulation = one_of(r, *v, "formulation", {"nonsmooth", "compliant"});
     // The compliant laws exist (coulomb law, the Python module); their ODE integrator does not yet.
     if (s.formulation == "compliant")
-      r.fail(*v, "solver.formulation: 'compliant' (ODE integration of the compliant laws) is not "
-                 "available yet; use nonsmooth");
+      r.fail(*v,
+             "solver.formulation: 'compliant' (ODE integration of the compliant laws) is not "
+             "available yet; use nonsmooth");
   }
   if (auto v = map.get("tolerance")) s.tolerance = positive(r, *v, number(r, *v));
   if (auto v = map.get("max_iterations")) {
@@ -675,6 +676,47 @@ void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init) 
 // ---------------------------------------------------------------------------------------------
 // The whole scene.
 
+// The nonsmooth formulation (the only one so far) takes the set-valued laws: Signorini, isotropic
+// Coulomb, the Contensou ellipsoid or exact limit set, rolling/pivoting/soft finger. The compliant
+// laws are valid scene text but are rejected here, at their key, rather than at run time.
+void check_nonsmooth_laws(const Reporter& r, const ContactSpec& c, const std::string& path) {
+  auto at = [](const LawSpec& spec, const std::string& key) {
+    auto it = spec.marks.find(key);
+    if (it == spec.marks.end()) it = spec.marks.find("");
+    return it == spec.marks.end() ? Loc{} : Loc{it->second.line, it->second.column};
+  };
+  if (c.normal.law != "signorini")
+    r.fail(at(c.normal, "law"),
+           fmt::format("{}.normal.law: '{}' is a compliant law; the nonsmooth formulation takes "
+                       "signorini",
+                       path, c.normal.law));
+  if (c.friction.law != "coulomb")
+    r.fail(at(c.friction, "law"),
+           fmt::format("{}.friction.law: '{}' is a compliant law; the nonsmooth formulation takes "
+                       "coulomb",
+                       path, c.friction.law));
+  for (const char* key : {"mu_t1", "mu_t2"})
+    if (c.friction.has(key))
+      r.fail(at(c.friction, key),
+             fmt::format("{}.friction.{}: anisotropic friction is not available in the nonsmooth "
+                         "formulation yet; give mu or mu_s and mu_k",
+                         path, key));
+  if (c.contensou) {
+    const auto it = c.contensou->options.find("model");
+    const std::string model = it == c.contensou->options.end() ? "ellipsoid" : it->second;
+    if (model != "ellipsoid" && model != "exact")
+      r.fail(at(*c.contensou, "model"),
+             fmt::format("{}.contensou.model: '{}' is a smooth approximant for the compliant "
+                         "formulation; the nonsmooth formulation takes ellipsoid or exact",
+                         path, model));
+  }
+  if (c.rolling_resistance)
+    r.fail(at(*c.rolling_resistance, ""),
+           fmt::format("{}.rolling_resistance: pressure distortion is a compliant law; use "
+                       "rolling: {{k: }} in the nonsmooth formulation",
+                       path));
+}
+
 void read_scene(const Reporter& r, const YAML::Node& root, const std::string& default_name,
                 Scene& scene) {
   if (!root.IsDefined() || root.IsNull()) {
@@ -749,6 +791,14 @@ Scene load(std::string_view text, const std::string& file, const std::string& de
 }
 
 }  // namespace
+
+void require_runnable(const Scene& scene) {
+  const Reporter r(scene.file);
+  const Model& m = scene.model;
+  for (std::size_t i = 0; i < m.contacts.size(); ++i)
+    check_nonsmooth_laws(r, m.contacts[i], fmt::format("contacts[{}]", i));
+  check_nonsmooth_laws(r, m.default_contact, "default_contact");
+}
 
 Scene load_scene_text(std::string_view text, const std::string& name) {
   return load(text, name, stem(name));

@@ -56,6 +56,12 @@ class SceneError : public std::runtime_error {
 /// Loads a scene file (YAML or JSON). Throws SceneError (also when the file cannot be read).
 [[nodiscard]] Scene load_scene_file(const std::string& path);
 
+/// Checks that the scene's laws fit its formulation (the nonsmooth one takes the set-valued laws:
+/// Signorini, isotropic Coulomb, Contensou ellipsoid or exact, rolling/pivoting/soft finger); a
+/// scene may hold compliant laws, which load, but cannot run until their formulation exists.
+/// Throws SceneError at the offending key.
+void require_runnable(const Scene& scene);
+
 /// Loads a scene from text; `name` is used as FILE in error messages.
 [[nodiscard]] Scene load_scene_text(std::string_view text, const std::string& name);
 
