@@ -182,7 +182,7 @@ TEST(MomentLaws, DiskStopsSlidingAndSpinningTogether) {
   std::int64_t slide_stop = -1, spin_stop = -1;
   while (state.time < 2.0 && (slide_stop < 0 || spin_stop < 0)) {
     const double v = state.v_WC[disk].head<2>().norm(), w = std::abs(state.w_W[disk].z());
-    if (v > 1e-3) ratio = v / (a * w);
+    if (v > 0.0 && w > 0.0) ratio = v / (a * w);  // the last value before the stop
     ASSERT_EQ(step(model, state, ws).solver.status, SolverStatus::converged);
     if (slide_stop < 0 && state.v_WC[disk].head<2>().norm() <= 1e-12) slide_stop = state.step;
     if (spin_stop < 0 && std::abs(state.w_W[disk].z()) <= 1e-12) spin_stop = state.step;

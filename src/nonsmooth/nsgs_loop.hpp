@@ -1,0 +1,169 @@
+#pragma once
+// The nonsmooth block Gauss–Seidel loop, shared by the 3-unknown (nsgs.cpp) and the 6-unknown
+// (nsgs6.cpp) problems: the sweep, the error schedule, the stall test, the statuses. The problem
+// type gives the blocks; the caller gives the exact local solve and the error measure.
+// See nsgs.cpp for the method and its references.
+
+#include <coulomb/nonsmooth/solver.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace coulomb::detail {
+
+// splitmix64 (Steele, Lea & Flood 2014): a portable, seedable 64-bit generator.
+inline std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31U);
+}
+
+// Fisher–Yates shuffle of `order` driven by splitmix64; the index in [0, i] is taken from the
+// high bits by a multiply-shift (bias < 2^-32 here, irrelevant for a visiting order).
+inline void shuffle_order(std::vector<std::int32_t>& order, std::uint64_t& state) {
+  for (std::size_t i = order.size(); i > 1; --i) {
+    const auto bound = static_cast<std::uint64_t>(i);
+    const std::uint64_t x = splitmix64(state) >> 32U;
+    const auto j = static_cast<std::size_t>((x * bound) >> 32U);
+    std::swap(order[i - 1], order[j]);
+  }
+}
+
+// One exact local solve of contact a with the latest impulses of the others.
+template <class Problem, class VecT, class LocalSolve>
+inline void relax_contact(const Problem& p, int a, std::vector<VecT>& r, double omega,
+                          const LocalSolve& local_solve) {
+  VecT qt = p.q[a];
+  const std::int32_t d = p.diag[a];
+  for (std::int32_t k = p.row_start[a]; k < p.row_start[a + 1]; ++k) {
+    if (k != d) qt.noalias() += p.blocks[k] * r[p.col[k]];
+  }
+  if (omega == 1.0) {
+    local_solve(p.blocks[d], qt, a, r[a]);
+  } else {
+    const VecT r_old = r[a];
+    local_solve(p.blocks[d], qt, a, r[a]);
+    r[a] = omega * r[a] + (1.0 - omega) * r_old;
+  }
+}
+
+/// NSGS on `problem`: local_solve(W_aa, q̃_a, a, r_a) solves contact a exactly;
+/// error(problem, r, u) is the error measure of the problem type.
+template <class Problem, class VecT, class LocalSolve, class ErrorFn>
+SolverResult nsgs(const Problem& problem, std::vector<VecT>& r, std::vector<VecT>& u,
+                  const SolverOptions& options, std::vector<std::int32_t>& order,
+                  const char* method, const LocalSolve& local_solve, const ErrorFn& error) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const int nc = problem.contact_count;
+  // Shapes: a warm start of the wrong size is replaced by zero.
+  if (static_cast<int>(r.size()) != nc) r.assign(static_cast<std::size_t>(nc), VecT::Zero());
+  u.resize(static_cast<std::size_t>(nc));
+  SolverResult result;
+  result.method = method;
+  const double omega = options.over_relaxation;
+  const auto true_error = [&] {
+    problem.velocity(r, u);
+    return error(problem, r, u);
+  };
+
+  // Error of the warm start: nothing to do if it already solves the problem.
+  result.error = true_error();
+  if (!std::isfinite(result.error)) {
+    result.status = SolverStatus::non_finite;
+    result.time_s = elapsed();
+    return result;
+  }
+  if (result.error <= options.tolerance) {
+    result.status = SolverStatus::converged;
+    result.time_s = elapsed();
+    return result;
+  }
+
+  // Visiting order (identity unless shuffled).
+  if (options.shuffle) {
+    order.resize(static_cast<std::size_t>(nc));
+    for (int a = 0; a < nc; ++a) order[a] = a;
+  }
+  std::uint64_t rng = options.shuffle_seed;
+
+  // Error schedule and stall reference.
+  const int max_interval = std::max(1, options.error_check_interval);
+  int next_check = 1;
+  int last_check = 0;
+  double last_error = result.error;
+  int stall_sweep = 0;
+  double stall_error = result.error;
+  bool checked = true;  // result.error is the error of the current r
+
+  result.status = SolverStatus::max_iterations;
+  for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
+    // One Gauss–Seidel sweep with the exact local solve.
+    if (options.shuffle) {
+      shuffle_order(order, rng);
+      for (const std::int32_t a : order)
+        relax_contact(problem, a, r, omega, local_solve);
+    } else {
+      for (int a = 0; a < nc; ++a) relax_contact(problem, a, r, omega, local_solve);
+    }
+    result.iterations = sweep;
+    checked = false;
+    // Wall-clock limit (the error is evaluated at exit).
+    if (elapsed() > options.max_time_s) {
+      result.status = SolverStatus::max_time;
+      break;
+    }
+    if (sweep < next_check) continue;
+
+    // True error of the sweep's iterate.
+    result.error = true_error();
+    checked = true;
+    if (!std::isfinite(result.error)) {
+      result.status = SolverStatus::non_finite;
+      break;
+    }
+    if (result.error <= options.tolerance) {
+      result.status = SolverStatus::converged;
+      break;
+    }
+    // Stall test: the error must fall by stall_factor within stall_window sweeps.
+    if (result.error <= options.stall_factor * stall_error) {
+      stall_sweep = sweep;
+      stall_error = result.error;
+    } else if (options.stall_window > 0 && sweep - stall_sweep >= options.stall_window) {
+      result.status = SolverStatus::stalled;
+      break;
+    }
+    // Next evaluation: where the observed linear rate reaches the tolerance, capped.
+    // (no decrease since the last evaluation: no rate, wait the full interval).
+    int gap = max_interval;
+    if (max_interval > 1 && result.error < last_error) {
+      const double log_rate = std::log(result.error / last_error) / (sweep - last_check);
+      const double needed = std::log(options.tolerance / result.error) / log_rate;
+      if (needed < max_interval) gap = std::max(1, static_cast<int>(std::ceil(needed)));
+    }
+    if (options.stall_window > 0) gap = std::min(gap, std::max(1, options.stall_window / 4));
+    last_check = sweep;
+    last_error = result.error;
+    next_check = sweep + gap;
+  }
+  // The reported error is the true one of the returned r.
+  if (!checked) {
+    result.error = true_error();
+    if (!std::isfinite(result.error)) {
+      result.status = SolverStatus::non_finite;
+    } else if (result.error <= options.tolerance) {
+      result.status = SolverStatus::converged;
+    }
+  }
+  result.time_s = elapsed();
+  return result;
+}
+
+}  // namespace coulomb::detail
