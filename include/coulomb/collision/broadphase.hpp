@@ -13,6 +13,8 @@
 namespace coulomb {
 
 /// Axis-aligned bounding box in the world frame [m]. Unbounded shapes (planes) use ±inf.
+/// An empty box (lo > hi on some axis, NaN, or the default Aabb) never pairs in the broadphase,
+/// even with a fully infinite box (which `overlaps` alone would accept).
 struct Aabb {
   Vec3 lo = Vec3::Constant(kInf);
   Vec3 hi = Vec3::Constant(-kInf);
