@@ -10,6 +10,18 @@ endfunction()
 # include/coulomb/NAME/. Modules are listed in COULOMB_MODULES for the umbrella target.
 function(coulomb_module name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
+  if(NOT ARG_SOURCES)
+    # A header-only module.
+    add_library(coulomb_${name} INTERFACE)
+    add_library(coulomb::${name} ALIAS coulomb_${name})
+    set_target_properties(coulomb_${name} PROPERTIES EXPORT_NAME ${name})
+    target_include_directories(coulomb_${name} INTERFACE
+      $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+      $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+    target_link_libraries(coulomb_${name} INTERFACE ${ARG_DEPENDS})
+    set(COULOMB_MODULES ${COULOMB_MODULES} coulomb_${name} CACHE INTERNAL "")
+    return()
+  endif()
   add_library(coulomb_${name} STATIC ${ARG_SOURCES})
   add_library(coulomb::${name} ALIAS coulomb_${name})
   set_target_properties(coulomb_${name} PROPERTIES EXPORT_NAME ${name})
