@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <sstream>
@@ -392,6 +394,423 @@ std::vector<Check> contensou_table(const CaseContext&) {
   return checks;
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// Issue 4: moment laws, static and kinetic friction, whole scenes.
+
+// One step that must converge: the moment-law cases compare exact solves with closed forms, so a
+// step the solver leaves unconverged makes the case fail with where it happened.
+const StepReport& step_converged(Sim& s) {
+  const StepReport& r = step(s.model(), s.state(), s.ws);
+  if (!r.finite)
+    throw std::runtime_error(
+        fmt::format("the state became non-finite at t = {} s", s.state().time));
+  if (r.solver.status != SolverStatus::converged)
+    throw std::runtime_error(fmt::format("the solver did not converge in the step ending at t = {} s",
+                                         s.state().time));
+  return r;
+}
+
+// A scene edited before it is prepared (another model option, a time step, a tilt).
+template <class Edit>
+Sim load_edited(const std::string& file, Edit&& edit) {
+  Sim s{load_scene_text(validation_scene_text(file), "scenes/validation/" + file), {}};
+  edit(s.scene);
+  prepare(s.scene.model, s.ws);
+  return s;
+}
+
+double sphere_radius(const Model& m, int b) {
+  return std::get<Sphere>(m.shapes[m.bodies[b].first_shape].geometry).radius;
+}
+
+// A sphere spun about the vertical on the ground (pivoting or Coulomb–Contensou): the spin falls
+// by `rate` h every step, stops inside the step containing ω0/rate and stays stopped; a pure spin
+// never moves the centre. `label` tags the quantities (the model, when a case runs two).
+std::vector<Check> spin_decay(Sim& s, double rate, const std::string& rate_reference,
+                              const std::string& label) {
+  const Model& m = s.model();
+  const int ball = body(m, "ball");
+  const double h = m.time_step, w0 = s.state().w_W[ball].z();
+  // The first step brings the resting contact into the problem; the rate is read from the next.
+  step_converged(s);
+  const double w1 = s.state().w_W[ball].z();
+  step_converged(s);
+  const double measured_rate = (w1 - s.state().w_W[ball].z()) / h;
+  double t_stop = std::nan(""), worst_w = 0.0, worst_v = 0.0;
+  while (s.state().time < m.end_time - 0.5 * h) {
+    step_converged(s);
+    const double w = std::abs(s.state().w_W[ball].z());
+    if (std::isnan(t_stop) && w <= 1e-12) t_stop = s.state().time;
+    if (!std::isnan(t_stop)) worst_w = std::max(worst_w, w);
+    worst_v = std::max(worst_v, s.state().v_WC[ball].norm());
+  }
+  const std::string tag = label.empty() ? "" : " (" + label + ")";
+  return {
+      make_check("spin deceleration [rad/s^2]" + tag, rate_reference, measured_rate, rate, true,
+                 1e-9,
+                 "while spinning the moment sits on its bound every step, so the discrete spin "
+                 "falls by exactly rate h; the solve is exact to the solver tolerance (1e-12)"),
+      make_check("time the spin stops [s]" + tag, "w0 / rate, closed form", t_stop, w0 / rate,
+                 false, h, "the spin ends inside the step that contains w0/rate: one step h"),
+      make_check(fmt::format("largest |w_n| from the stop to {} s [rad/s]{}", m.end_time, tag),
+                 "0: stays stopped", worst_w, 0.0, false, 1e-12,
+                 "sticking is exact in the set-valued moment law; 1e-12 is the solver tolerance"),
+      make_check("largest |v| of the centre [m/s]" + tag, "0: a pure spin never moves the ball",
+                 worst_v, 0.0, false, 1e-12,
+                 "the spin moment has no tangential force; 1e-12 is the solver tolerance"),
+  };
+}
+
+// Pivoting (contensou.md §3.2): |M_n| ≤ h_p N, dω/dt = −h_p m g/I = −5 h_p g/(2R²) for a sphere.
+std::vector<Check> pivoting_decay(const CaseContext&) {
+  Sim s = load("pivoting-decay.yaml");
+  const Model& m = s.model();
+  const double R = sphere_radius(m, body(m, "ball")), g = m.gravity.norm();
+  const auto& piv = m.contacts.front().pivoting;
+  if (!piv) throw std::runtime_error("the scene has no pivoting law");
+  const double hp = piv->get("h", std::nan(""));
+  return spin_decay(s, 5.0 * hp * g / (2.0 * R * R), "5 h g/(2 R^2), closed form (sec. 3.2)", "");
+}
+
+// Coulomb–Contensou pivoting (contensou.md §3.2): Hertz patch (15π/32) μ g a/R² for the ellipsoid
+// and the exact law (they agree in pure spin, m(0) = 3π/16), uniform patch (5/3) μ g a/R².
+std::vector<Check> contensou_decay(const std::string& file, const CaseContext&) {
+  std::vector<Check> checks;
+  const bool hertz = file == "contensou-decay-hertz.yaml";
+  for (const char* model : {"ellipsoid", "exact"}) {
+    if (!hertz && std::string(model) == "ellipsoid") continue;  // the uniform scene is exact only
+    Sim s = load_edited(file, [&](Scene& sc) {
+      if (!sc.model.contacts.front().contensou)
+        throw std::runtime_error("the scene has no contensou law");
+      sc.model.contacts.front().contensou->options["model"] = model;
+    });
+    const Model& m = s.model();
+    const double R = sphere_radius(m, body(m, "ball")), g = m.gravity.norm();
+    const double a = m.contacts.front().contensou->get("radius", std::nan(""));
+    const double mu = friction_mu(m);
+    const double rate = (hertz ? 15.0 * kPi / 32.0 : 5.0 / 3.0) * mu * g * a / (R * R);
+    auto part = spin_decay(s, rate,
+                           hertz ? "(15 pi/32) mu g a/R^2, closed form (sec. 3.2)"
+                                 : "(5/3) mu g a/R^2, closed form (sec. 3.2)",
+                           hertz ? model : "");
+    checks.insert(checks.end(), part.begin(), part.end());
+  }
+  return checks;
+}
+
+// Rolling resistance (contensou.md §3.4): ‖M_t‖ ≤ k N, dv/dt = −(5/7) g k/R, stops at
+// t = 7 R v0/(5 g k) after 7 R v0²/(10 g k), stays.
+std::vector<Check> rolling_resistance(const CaseContext&) {
+  Sim s = load("rolling-resistance.yaml");
+  const Model& m = s.model();
+  const int ball = body(m, "ball");
+  const double R = sphere_radius(m, ball), g = m.gravity.norm(), h = m.time_step;
+  const auto& rolling = m.contacts.front().rolling;
+  if (!rolling) throw std::runtime_error("the scene has no rolling law");
+  const double k = rolling->get("k", std::nan(""));
+  const double v0 = s.state().v_WC[ball].x(), x0 = s.state().x_WC[ball].x();
+  const double decel = 5.0 / 7.0 * g * k / R;
+  step_converged(s);
+  const double v1 = s.state().v_WC[ball].x();
+  step_converged(s);
+  const double measured = (v1 - s.state().v_WC[ball].x()) / h;
+  double t_stop = std::nan(""), x_stop = std::nan(""), worst_move = 0.0;
+  while (s.state().time < m.end_time - 0.5 * h) {
+    step_converged(s);
+    const double x = s.state().x_WC[ball].x();
+    if (std::isnan(t_stop) && std::abs(s.state().v_WC[ball].x()) <= 1e-12) {
+      t_stop = s.state().time;
+      x_stop = x;
+    }
+    if (!std::isnan(t_stop)) worst_move = std::max(worst_move, std::abs(x - x_stop));
+  }
+  const double& by_rolling = s.state().dissipated_by_kind[2];
+  return {
+      make_check("deceleration [m/s^2]", "(5/7) g k/R, closed form (sec. 3.4)", measured, decel,
+                 true, 1e-9,
+                 "the rolling moment sits on its bound k N every step: the discrete velocity "
+                 "falls by exactly decel h; the solve is exact to the solver tolerance (1e-12)"),
+      make_check("time it stops [s]", "7 R v0/(5 g k), closed form", t_stop, v0 / decel, false, h,
+                 "the roll ends inside the step that contains the stop: one step h"),
+      make_check("distance to the stop [m]", "7 R v0^2/(10 g k), closed form", x_stop - x0,
+                 7.0 * R * v0 * v0 / (10.0 * g * k), false, v0 * h,
+                 "the stop falls inside a step: one step of travel v0 h bounds the position"),
+      make_check(fmt::format("largest displacement from the stop to {} s [m]", m.end_time),
+                 "0: stays", worst_move, 0.0, false, 1e-12,
+                 "sticking is exact in the set-valued rolling law; velocities are zero to the "
+                 "solver tolerance (1e-12) over about a second"),
+      make_check("energy dissipated by rolling resistance [J]",
+                 "all the dissipated energy: it rolls without slipping all along", by_rolling,
+                 s.state().dissipated, true, 1e-9,
+                 "no slip and no spin, so friction and pivoting do no work; round-off over 8e3 "
+                 "steps"),
+  };
+}
+
+// Sliding + spinning sphere on a Hertz Contensou patch (contensou.md §3.3): a point contact
+// would roll from t* = 2 v0/(7 μ g) on; the spinning patch makes the slip decay exponentially
+// (rate ≈ (7/2)(3π/8) μ g/(a ω_z), derived), so it still slips at 3 t*, shrinking by similar
+// factors over equal intervals.
+std::vector<Check> sliding_spinning(const CaseContext&) {
+  Sim s = load("sliding-spinning.yaml");
+  const Model& m = s.model();
+  const int ball = body(m, "ball");
+  const double R = sphere_radius(m, ball), g = m.gravity.norm(), h = m.time_step;
+  const double mu = friction_mu(m), v0 = s.state().v_WC[ball].norm();
+  const double a = m.contacts.front().contensou->get("radius", std::nan(""));
+  const double t_star = 2.0 * v0 / (7.0 * mu * g);
+  auto slip = [&] {
+    const Vec3 v = s.state().v_WC[ball] + s.state().w_W[ball].cross(Vec3(0, 0, -R));
+    return Vec3(v.x(), v.y(), 0).norm();
+  };
+  std::array<double, 3> slips{}, spins{};
+  for (int k = 1; k <= 3; ++k) {
+    while (s.state().time < k * t_star - 0.5 * h) step_converged(s);
+    slips[k - 1] = slip();
+    spins[k - 1] = s.state().w_W[ball].z();
+  }
+  // The decay rate over [2t*, 3t*] (eps = v/(a w) < 0.02 there; over [t*, 2t*] eps reaches 0.37
+  // and the linear rate does not apply) against the derived rate at the interval's mean spin.
+  const double rate = std::log(slips[1] / slips[2]) / t_star;
+  const double lambda = 3.5 * (3.0 * kPi / 8.0) * mu * g / (a * 0.5 * (spins[1] + spins[2]));
+  std::vector<Check> checks = {
+      make_check("slip at 3 t* [m/s]", "s(2t*)^2/s(t*): exponential decay, equal factors",
+                 slips[2], slips[1] * slips[1] / slips[0], true, 0.5,
+                 "the criterion of tests/world/moments_test.cpp: still slipping and shrinking by "
+                 "similar factors; a finite-time stop would give error 1, a stalled decay error "
+                 "1/f - 1 > 1 (factor f < 1/2 per t* here)"),
+      make_check(
+          "slip decay rate over [2 t*, 3 t*] [1/s]",
+          "(7/2)(3 pi/8) mu g/(a w_z) at the mean spin (sec. 3.3, derived, small eps)", rate,
+          lambda, true, 2.0 * lambda * h,
+          fmt::format("the implicit step shrinks the slip by 1/(1 + lambda h) per step, a rate "
+                      "lambda (1 - lambda h/2): relative error lambda h/2 = {:.2g} (measured "
+                      "4.0e-3 at h = 1e-4 s, 2.4e-3 at 5e-5 s; the rest is the O(eps^2) terms); "
+                      "tolerance 2 lambda h",
+                      0.5 * lambda * h))};
+  return checks;
+}
+
+// Disk sliding and spinning flat on a plane (contensou.md §3.5, Weidman & Malhotra 2005): both
+// stop in the same step, with v/(a ω) → 0.653 just before.
+std::vector<Check> contensou_disk(const CaseContext&) {
+  Sim s = load("contensou-disk.yaml");
+  const Model& m = s.model();
+  const int disk = body(m, "disk");
+  const double h = m.time_step;
+  const double a = std::get<Cylinder>(m.shapes[m.bodies[disk].first_shape].geometry).radius;
+  double ratio = std::nan(""), t_slide = std::nan(""), t_spin = std::nan("");
+  while (s.state().time < m.end_time - 0.5 * h && (std::isnan(t_slide) || std::isnan(t_spin))) {
+    const double v = s.state().v_WC[disk].head<2>().norm(), w = std::abs(s.state().w_W[disk].z());
+    if (v > 0.0 && w > 0.0) ratio = v / (a * w);  // the last value before the stop
+    step_converged(s);
+    if (std::isnan(t_slide) && s.state().v_WC[disk].head<2>().norm() <= 1e-12)
+      t_slide = s.state().time;
+    if (std::isnan(t_spin) && std::abs(s.state().w_W[disk].z()) <= 1e-12)
+      t_spin = s.state().time;
+  }
+  return {
+      make_check("time sliding stops [s]", "the time spinning stops (Farkas et al. 2003)", t_slide,
+                 t_spin, false, 0.5 * h,
+                 "both are step times: 0.5 h separates the same step from the next one"),
+      make_check("v/(a w) in the last step before the stop",
+                 "0.653, Weidman & Malhotra, PRL 95 264303 (2005)", ratio, 0.653, false, 0.005,
+                 "the issue's tolerance; the ratio read one step before the stop converges to "
+                 "the terminal value about as sqrt(h): errors 1.5e-3, 1.1e-3, 7.6e-4 at h = 2e-4, "
+                 "1e-4, 5e-5 s (the closed forms give 0.65300179)"),
+  };
+}
+
+// Incline with static and kinetic coefficients (contensou.md §3.8): sticks iff tan α ≤ μ_s,
+// slides at g (sin α − μ_k cos α); launched uphill it decelerates at g (sin α + μ_k cos α),
+// stops and sticks.
+struct TiltedIncline {
+  Sim sim;
+  Vec3 n, down;
+  int block = -1;
+};
+TiltedIncline tilted_incline(double tan_alpha, double v_down) {
+  const double alpha = std::atan(tan_alpha);
+  const Quat q(Eigen::AngleAxisd(alpha, Vec3::UnitY()));
+  const Vec3 n = q * Vec3::UnitZ(), down = q * Vec3::UnitX();
+  Sim s = load_edited("incline-static-kinetic.yaml", [&](Scene& sc) {
+    Model& m = sc.model;
+    const int ramp = body(m, "ramp"), block = body(m, "block");
+    std::get<Plane>(m.shapes[m.bodies[ramp].first_shape].geometry).normal = n;
+    const double half = std::get<Box>(m.shapes[m.bodies[block].first_shape].geometry)
+                            .half_extents.z();
+    sc.state.q_WB[block] = q;
+    sc.state.x_WC[block] = half * n;
+    sc.state.v_WC[block] = v_down * down;
+  });
+  TiltedIncline t{std::move(s), n, down, -1};
+  t.block = body(t.sim.model(), "block");
+  return t;
+}
+
+std::vector<Check> incline_static_kinetic(const CaseContext&) {
+  std::vector<Check> checks;
+  Sim probe = load("incline-static-kinetic.yaml");
+  const LawSpec& friction = probe.model().contacts.front().friction;
+  const double mu_s = friction.get("mu_s", std::nan("")), mu_k = friction.get("mu_k", std::nan(""));
+  const double g = probe.model().gravity.norm(), h = probe.model().time_step;
+
+  {  // A millionth below μ_s: sticks.
+    TiltedIncline t = tilted_incline(mu_s * (1.0 - 1e-6), 0.0);
+    const Vec3 x0 = t.sim.state().x_WC[t.block];
+    double worst = 0.0;
+    while (t.sim.state().time < 2.0 - 0.5 * h) {
+      step_converged(t.sim);
+      worst = std::max(worst, (t.sim.state().x_WC[t.block] - x0).norm());
+    }
+    checks.push_back(make_check(
+        "largest displacement over 2 s at tan(alpha) = mu_s (1 - 1e-6) [m]", "0: tan(alpha) < mu_s",
+        worst, 0.0, false, 1e-9,
+        "sticking is exact in the set-valued law; velocities are zero to the solver tolerance "
+        "(1e-12)"));
+  }
+  {  // A millionth above μ_s: breaks loose at once, then slides with μ_k.
+    const double tan_alpha = mu_s * (1.0 + 1e-6), alpha = std::atan(tan_alpha);
+    TiltedIncline t = tilted_incline(tan_alpha, 0.0);
+    step_converged(t.sim);
+    const double v1 = t.sim.state().v_WC[t.block].dot(t.down), t1 = t.sim.state().time;
+    while (t.sim.state().time < 1.0 - 0.5 * h) step_converged(t.sim);
+    const double a =
+        (t.sim.state().v_WC[t.block].dot(t.down) - v1) / (t.sim.state().time - t1);
+    checks.push_back(make_check(
+        "acceleration after the first step at tan(alpha) = mu_s (1 + 1e-6) [m/s^2]",
+        "g (sin a - mu_k cos a), closed form", a,
+        g * (std::sin(alpha) - mu_k * std::cos(alpha)), true, 1e-6,
+        "constant acceleration makes the discrete velocity exactly linear in t; the solver "
+        "tolerance (1e-12) over 1000 steps and round-off remain"));
+  }
+  {  // tan α = 0.4 (μ_k < tan α < μ_s), launched uphill at 1 m/s.
+    const double alpha = std::atan(0.4), v0 = 1.0;
+    TiltedIncline t = tilted_incline(0.4, -v0);
+    const double decel = g * (std::sin(alpha) + mu_k * std::cos(alpha));
+    const Vec3 x0 = t.sim.state().x_WC[t.block];
+    while (t.sim.state().time < 0.1 - 0.5 * h) step_converged(t.sim);
+    const double v_01 = t.sim.state().v_WC[t.block].dot(t.down);
+    double t_stop = std::nan(""), worst = 0.0;
+    Vec3 x_stop = Vec3::Constant(std::nan(""));
+    while (t.sim.state().time < 1.0 - 0.5 * h) {
+      step_converged(t.sim);
+      if (std::isnan(t_stop) && t.sim.state().v_WC[t.block].norm() <= 1e-12) {
+        t_stop = t.sim.state().time;
+        x_stop = t.sim.state().x_WC[t.block];
+      }
+      if (!std::isnan(t_stop))
+        worst = std::max(worst, (t.sim.state().x_WC[t.block] - x_stop).norm());
+    }
+    checks.push_back(make_check(
+        "downhill velocity at 0.1 s, launched uphill at 1 m/s, tan(alpha) = 0.4 [m/s]",
+        "-v0 + g (sin a + mu_k cos a) t, closed form", v_01, -v0 + decel * 0.1, false, 1e-9,
+        "constant deceleration: the discrete velocity is exact to the solver tolerance"));
+    checks.push_back(make_check("time it stops [s]", "v0 / (g (sin a + mu_k cos a))", t_stop,
+                                v0 / decel, false, h,
+                                "the slide ends inside the step that contains the stop: one step"));
+    checks.push_back(make_check("distance to the stop [m]", "v0^2 / (2 g (sin a + mu_k cos a))",
+                                (x_stop - x0).norm(), v0 * v0 / (2.0 * decel), false, v0 * h,
+                                "the stop falls inside a step: one step of travel v0 h"));
+    checks.push_back(make_check(
+        "largest displacement from the stop to 1 s [m]", "0: mu_s = 0.5 > tan(alpha) holds it",
+        worst, 0.0, false, 1e-9,
+        "sticking is exact in the set-valued law; velocities are zero to the solver tolerance"));
+  }
+  return checks;
+}
+
+// Tippe top (contensou.md §3.9): it inverts (the axis passes 0.9 π), and the time the axis
+// crosses the horizontal converges as h halves (no published time exists).
+std::vector<Check> tippe_top(const CaseContext& ctx) {
+  struct Run {
+    double crossing = std::nan("");
+    double max_angle = 0.0;
+  };
+  auto run_with = [](double h, double end) {
+    Sim s = load_edited("tippe-top.yaml", [&](Scene& sc) { sc.model.time_step = h; });
+    const int top = body(s.model(), "top");
+    auto angle = [&] {
+      const Vec3 axis = s.state().q_WB[top] * Vec3::UnitZ();
+      return std::acos(std::clamp(axis.z(), -1.0, 1.0));
+    };
+    Run r;
+    double previous = angle();
+    while (s.state().time < end - 0.5 * h) {
+      const double t0 = s.state().time;
+      step_converged(s);
+      const double now = angle();
+      if (std::isnan(r.crossing) && previous < 0.5 * kPi && now >= 0.5 * kPi)
+        r.crossing = t0 + h * (0.5 * kPi - previous) / (now - previous);
+      r.max_angle = std::max(r.max_angle, now);
+      previous = now;
+    }
+    return r;
+  };
+  // h = 1e-3, 5e-4, 2.5e-4 (, 1.25e-4); the 2.5e-4 run goes on to 2 s for the inversion.
+  const int n = ctx.quick ? 3 : 4;
+  std::vector<double> t;
+  Run inverted;
+  double h = 1e-3;
+  for (int i = 0; i < n; ++i, h *= 0.5) {
+    const Run r = run_with(h, i == 2 ? 2.0 : 1.2);
+    if (i == 2) inverted = r;
+    t.push_back(r.crossing);
+  }
+  std::vector<Check> checks = {make_check(
+      "largest axis angle over 2 s at h = 2.5e-4 s [rad]",
+      "pi: full inversion (I1/I3 = 8/7 in (1 - a1/R1, 1 + a1/R1), Rutstam 2014)",
+      inverted.max_angle, kPi, false, 0.1 * kPi,
+      "the issue's criterion: inverted once the axis passes 0.9 pi (on its stem the top "
+      "spins with the axis a little off the downward vertical)")};
+  for (int i = 0; i + 2 < n; ++i) {
+    const double d1 = std::abs(t[i + 1] - t[i]), d2 = std::abs(t[i + 2] - t[i + 1]);
+    checks.push_back(make_check(
+        fmt::format("|t(h/4) - t(h/2)| / |t(h/2) - t(h)|, h = {:g} s (crossings {:.6f}, {:.6f}, "
+                    "{:.6f} s)",
+                    1e-3 * std::pow(0.5, i), t[i], t[i + 1], t[i + 2]),
+        "differences shrink: a ratio in [0, 1), written |ratio - 1/2| <= 1/2", d2 / d1, 0.5,
+        false, 0.5,
+        "the issue's criterion (no published inversion time exists); measured 0.12 and 0.16, "
+        "faster than the first order of the scheme would give (1/2)"));
+  }
+  return checks;
+}
+
+// Painlevé's rod (contensou.md §3.11): impulsive time stepping passes through the paradox; the
+// state stays finite and the mechanical energy never increases.
+std::vector<Check> painleve_rod(const CaseContext&) {
+  Sim s = load("painleve-rod.yaml");
+  const Model& m = s.model();
+  Energy e = energy(m, s.state());
+  const double e0 = e.kinetic + e.potential;
+  double previous = e0, worst_increase = 0.0;
+  run_to(s, m.end_time, [&](const StepReport& r) {
+    if (r.solver.status == SolverStatus::non_finite)
+      throw std::runtime_error(
+          fmt::format("the solver broke down at t = {} s", s.state().time));
+    e = energy(m, s.state());
+    worst_increase = std::max(worst_increase, e.kinetic + e.potential - previous);
+    previous = e.kinetic + e.potential;
+  });
+  return {
+      make_check(fmt::format("largest one-step increase of kinetic + potential energy over {} s "
+                             "(from {:.2f} J) [J]",
+                             s.state().time, e0),
+                 "0: friction and inelastic impacts only dissipate", worst_increase, 0.0, false,
+                 1e-9 * e0,
+                 "the issue's round-off budget 1e-9 E0: a 455 J sum carries about 1e-13 J of "
+                 "round-off, and the impulses, exact to the solver tolerance 1e-12, do at most "
+                 "1e-12 (30 N s)(30 m/s) = 1e-9 J of spurious work a step"),
+      make_check("final mechanical energy + dissipated [J]", "initial mechanical energy",
+                 previous + s.state().dissipated, e0, true, 1e-10,
+                 "the dissipated energy is the work of the same impulses, so the audit closes to "
+                 "round-off: 1e4 steps of 2.2e-16 relative at most 2.2e-12, and the solver "
+                 "tolerance (1e-12)"),
+  };
+}
+
 }  // namespace
 
 const std::vector<Case>& validation_cases() {
@@ -429,6 +848,35 @@ const std::vector<Case>& validation_cases() {
       {"contensou-table",
        "Exact Coulomb-Contensou resultants F(eps), m(eps) against the reference table", "-",
        contensou_table},
+      {"pivoting-decay",
+       "Ball spinning on the ground, pivoting |M_n| <= h N: w falls at 5 h g/(2 R^2), stops, stays",
+       "scenes/validation/pivoting-decay.yaml", pivoting_decay},
+      {"contensou-decay-hertz",
+       "Ball spinning on a Hertz Contensou patch (ellipsoid and exact): (15 pi/32) mu g a/R^2",
+       "scenes/validation/contensou-decay-hertz.yaml",
+       [](const CaseContext& c) { return contensou_decay("contensou-decay-hertz.yaml", c); }},
+      {"contensou-decay-uniform",
+       "Ball spinning on a uniform Contensou patch (exact): (5/3) mu g a/R^2",
+       "scenes/validation/contensou-decay-uniform.yaml",
+       [](const CaseContext& c) { return contensou_decay("contensou-decay-uniform.yaml", c); }},
+      {"rolling-resistance",
+       "Ball rolling with ||M_t|| <= k N: decelerates at (5/7) g k/R, stops at 7 R v0/(5 g k), stays",
+       "scenes/validation/rolling-resistance.yaml", rolling_resistance},
+      {"sliding-spinning",
+       "Ball sliding and spinning on a Hertz Contensou patch: the slip decays exponentially",
+       "scenes/validation/sliding-spinning.yaml", sliding_spinning},
+      {"contensou-disk",
+       "Disk sliding and spinning flat: both stop in the same step, v/(a w) -> 0.653",
+       "scenes/validation/contensou-disk.yaml", contensou_disk},
+      {"incline-static-kinetic",
+       "Block on an incline, mu_s = 0.5, mu_k = 0.3: exact threshold, kinetic sliding, stop and stick",
+       "scenes/validation/incline-static-kinetic.yaml", incline_static_kinetic},
+      {"tippe-top", "Tippe top (Leine & Glocker): inverts; inversion time converges in h",
+       "scenes/validation/tippe-top.yaml", tippe_top},
+      {"painleve-rod", "Painleve's rod, mu = 5/3: finite, mechanical energy never increases",
+       "scenes/validation/painleve-rod.yaml", painleve_rod},
+      {"box-stack-10", "A stack of ten unit cubes stays put", "scenes/validation/box-stack-10.yaml",
+       [](const CaseContext& c) { return resting("box-stack-10.yaml", c); }},
   };
   return cases;
 }

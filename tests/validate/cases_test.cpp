@@ -53,12 +53,21 @@ TEST(Cases, ExpectedValuesAreTheClosedForms) {
   const auto apex = find("bouncing-ball-apex").run(CaseContext{true});
   EXPECT_GE(apex.size(), 3u);
   for (const Check& c : apex) EXPECT_DOUBLE_EQ(c.expected, 0.81);  // e^2, e = 0.9
+  // Issue 4: 5 h g/(2 R^2) with h = 1 mm, R = 5 cm is g per second; (5/7) g k/R with k = 1 mm.
+  const auto pivoting = find("pivoting-decay").run(CaseContext{true});
+  EXPECT_NEAR(pivoting[0].expected, 9.81, 1e-12);
+  const auto rolling = find("rolling-resistance").run(CaseContext{true});
+  EXPECT_NEAR(rolling[0].expected, 5.0 / 7.0 * 9.81 * 1e-3 / 0.05, 1e-15);
+  EXPECT_NEAR(rolling[1].expected, 7.0 * 0.05 / (5.0 * 9.81 * 1e-3), 1e-12);  // v0 = 1 m/s
 }
 
 // The quick form shortens the resting cases to 2 s.
 TEST(Cases, QuickFormIsShorter) {
   const auto quick = find("box-rest").run(CaseContext{true});
   EXPECT_NE(quick[0].quantity.find("over 2 s"), std::string::npos) << quick[0].quantity;
+  // The tippe top stops halving h at 2.5e-4 s: one ratio of differences instead of two.
+  EXPECT_EQ(find("tippe-top").run(CaseContext{true}).size(), 2u);
+  EXPECT_EQ(find("tippe-top").run(CaseContext{false}).size(), 3u);
 }
 
 }  // namespace
