@@ -1,0 +1,42 @@
+"""coulomb.plot and `coulomb plot OUTDIR`: the figures of a run."""
+import os
+import subprocess
+
+import pytest
+
+import coulomb
+import coulomb.plot
+
+FIGURES = ["energy.png", "heights.png", "speeds.png", "slip.png", "spin.png", "rolling.png",
+           "forces.png", "solver.png"]
+
+
+def _run(tmp_path):
+    source = os.environ.get("COULOMB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+    sim = coulomb.load(os.path.join(source, "scenes", "billiard.yaml"))
+    out = tmp_path / "run"
+    sim.write(out)
+    return out
+
+
+def test_plot_writes_every_figure(tmp_path):
+    out = _run(tmp_path)
+    written = coulomb.plot.plot(str(out))
+    assert sorted(os.path.basename(p) for p in written) == sorted(FIGURES)
+    for path in written:
+        with open(path, "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"  # a real PNG
+        assert os.path.getsize(path) > 10_000       # with something drawn in it
+
+
+@pytest.mark.skipif("COULOMB_CLI" not in os.environ, reason="needs the coulomb program (ctest sets COULOMB_CLI)")
+def test_cli_plot(tmp_path):
+    out = _run(tmp_path)
+    cli = os.environ["COULOMB_CLI"]
+    done = subprocess.run([cli, "plot", str(out), "--out", str(tmp_path / "figs")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert sorted(os.listdir(tmp_path / "figs")) == sorted(FIGURES)
+    missing = subprocess.run([cli, "plot", str(tmp_path / "nothing")], capture_output=True, text=True)
+    assert missing.returncode == 2
+    assert "no such folder" in missing.stderr
