@@ -54,8 +54,16 @@ double newton_alart_curnier(const Block3& w, const Vec3& q, double mu, Vec3& r, 
   for (int it = 0; it < kNewtonIterations && err > std::max(tolerance, error_floor(w, r, qn));
        ++it) {
     // Newton direction from the generalised Jacobian J = dφ/dr + dφ/du W.
+    // A 3×3 system: the cofactor inverse is exact enough (checked) and far cheaper than a
+    // pivoted QR; a singular generalised Jacobian falls back to QR's least-squares step.
     const Mat3 jac = jr + ju * wm;
-    const Vec3 step = jac.colPivHouseholderQr().solve(-phi);
+    Mat3 jac_inv;
+    bool invertible = false;
+    double det = 0.0;
+    jac.computeInverseAndDetWithCheck(jac_inv, det, invertible,
+                                      1e-14 * jac.cwiseAbs().maxCoeff() * jac.cwiseAbs().maxCoeff() *
+                                          jac.cwiseAbs().maxCoeff());
+    const Vec3 step = invertible ? Vec3(-(jac_inv * phi)) : Vec3(jac.colPivHouseholderQr().solve(-phi));
     if (!step.allFinite()) break;
     // Armijo backtracking on ½‖φ‖² (sufficient decrease 1e-4 of the Gauss–Newton model).
     double t = 1.0;
