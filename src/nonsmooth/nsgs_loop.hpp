@@ -107,8 +107,7 @@ SolverResult nsgs(const Problem& problem, std::vector<VecT>& r, std::vector<VecT
     // One Gauss–Seidel sweep with the exact local solve.
     if (options.shuffle) {
       shuffle_order(order, rng);
-      for (const std::int32_t a : order)
-        relax_contact(problem, a, r, omega, local_solve);
+      for (const std::int32_t a : order) relax_contact(problem, a, r, omega, local_solve);
     } else {
       for (int a = 0; a < nc; ++a) relax_contact(problem, a, r, omega, local_solve);
     }

@@ -13,7 +13,9 @@
 /// regula falsi (exact in a few steps where g' is piecewise linear: disc, interval and ball).
 
 #include <coulomb/nonsmooth/problem6.hpp>
+
 #include <coulomb/nonsmooth/solver.hpp>
+#include "block_sparse.hpp"
 
 #include "nonsmooth/set6.hpp"
 
@@ -78,27 +80,11 @@ void ContactProblem6::clear() {
   diag.clear();
 }
 
-Eigen::MatrixXd ContactProblem6::dense_w() const {
-  const int nc = contact_count;
-  Eigen::MatrixXd w = Eigen::MatrixXd::Zero(6 * nc, 6 * nc);
-  for (int i = 0; i < nc; ++i) {
-    for (std::int32_t k = row_start[i]; k < row_start[i + 1]; ++k) {
-      w.block<6, 6>(6 * i, 6 * col[k]) = blocks[k];
-    }
-  }
-  return w;
-}
+Eigen::MatrixXd ContactProblem6::dense_w() const { return detail::dense_w<6>(*this); }
 
 void ContactProblem6::velocity(const std::vector<Vec6>& r, std::vector<Vec6>& u) const {
   assert(static_cast<int>(r.size()) == contact_count);
-  u.resize(static_cast<std::size_t>(contact_count));
-  for (int i = 0; i < contact_count; ++i) {
-    Vec6 ui = q[i];
-    for (std::int32_t k = row_start[i]; k < row_start[i + 1]; ++k) {
-      ui.noalias() += blocks[k] * r[col[k]];
-    }
-    u[i] = ui;
-  }
+  detail::velocity(*this, r, u);
 }
 
 namespace {
@@ -107,79 +93,25 @@ namespace {
   throw std::invalid_argument("ContactProblem6: " + what);
 }
 
-std::int32_t find_block(const ContactProblem6& p, int i, int j) {
-  const auto first = p.col.begin() + p.row_start[i];
-  const auto last = p.col.begin() + p.row_start[i + 1];
-  const auto it = std::lower_bound(first, last, j);
-  if (it == last || *it != j) return -1;
-  return static_cast<std::int32_t>(it - p.col.begin());
-}
-
 }  // namespace
 
 void ContactProblem6::validate_structure() const {
-  const int nc = contact_count;
-  if (nc < 0) fail("contact_count must be >= 0, got " + std::to_string(nc));
-  const auto n = static_cast<std::size_t>(nc);
-  // Shapes.
-  if (laws.size() != n)
+  detail::validate_pattern(*this, fail);
+  // The laws: one per contact, each valid.
+  if (laws.size() != q.size())
     fail("laws must have contact_count entries, has " + std::to_string(laws.size()));
-  if (q.size() != n) fail("q must have contact_count entries, has " + std::to_string(q.size()));
-  if (diag.size() != n) fail("diag must have contact_count entries");
-  if (row_start.size() != n + 1) fail("row_start must have contact_count + 1 entries");
-  if (row_start[0] != 0) fail("row_start[0] must be 0");
-  for (int i = 0; i < nc; ++i) {
-    if (row_start[i + 1] < row_start[i]) fail("row_start must be non-decreasing");
-  }
-  const auto nnzb = static_cast<std::size_t>(row_start[n]);
-  if (col.size() != nnzb || blocks.size() != nnzb) {
-    fail("col and blocks must have row_start[contact_count] entries");
-  }
-  // Column order and diagonal.
-  for (int i = 0; i < nc; ++i) {
-    for (std::int32_t k = row_start[i]; k < row_start[i + 1]; ++k) {
-      if (col[k] < 0 || col[k] >= nc) fail("block column out of range in row " + std::to_string(i));
-      if (k > row_start[i] && col[k] <= col[k - 1]) {
-        fail("block columns must be strictly increasing in row " + std::to_string(i));
-      }
-    }
-    if (diag[i] < row_start[i] || diag[i] >= row_start[i + 1] || col[diag[i]] != i) {
-      fail("diag[" + std::to_string(i) + "] must index the stored diagonal block of row " +
-           std::to_string(i));
-    }
-  }
-  // Values and laws.
-  for (int i = 0; i < nc; ++i) {
-    if (!q[i].allFinite()) fail("q must be finite");
+  for (std::size_t i = 0; i < laws.size(); ++i) {
     try {
       laws[i].validate();
     } catch (const std::invalid_argument& e) {
       fail("contact " + std::to_string(i) + ": " + e.what());
     }
   }
-  for (const Block6& b : blocks) {
-    if (!b.allFinite()) fail("W must be finite");
-  }
 }
 
 void ContactProblem6::validate() const {
   validate_structure();
-  double w_max = 0.0;
-  for (const Block6& b : blocks) w_max = std::max(w_max, b.cwiseAbs().maxCoeff());
-  // Symmetry to round-off of the assembly (1e-10 of the largest entry), as ContactProblem.
-  const double sym_tol = 1e-10 * w_max;
-  for (int i = 0; i < contact_count; ++i) {
-    for (std::int32_t k = row_start[i]; k < row_start[i + 1]; ++k) {
-      const int j = col[k];
-      const std::int32_t kt = find_block(*this, j, i);
-      const Block6 transposed = kt < 0 ? Block6::Zero() : Block6(blocks[kt].transpose());
-      if ((blocks[k] - transposed).cwiseAbs().maxCoeff() > sym_tol) {
-        fail("W must be symmetric: block (" + std::to_string(i) + ", " + std::to_string(j) +
-             ") differs from the transpose of block (" + std::to_string(j) + ", " +
-             std::to_string(i) + ")");
-      }
-    }
-  }
+  detail::validate_symmetry(*this, fail);
 }
 
 ContactProblem6 embed_problem(const ContactProblem& p3) {

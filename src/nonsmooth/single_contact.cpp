@@ -60,10 +60,11 @@ double newton_alart_curnier(const Block3& w, const Vec3& q, double mu, Vec3& r, 
     Mat3 jac_inv;
     bool invertible = false;
     double det = 0.0;
-    jac.computeInverseAndDetWithCheck(jac_inv, det, invertible,
-                                      1e-14 * jac.cwiseAbs().maxCoeff() * jac.cwiseAbs().maxCoeff() *
-                                          jac.cwiseAbs().maxCoeff());
-    const Vec3 step = invertible ? Vec3(-(jac_inv * phi)) : Vec3(jac.colPivHouseholderQr().solve(-phi));
+    jac.computeInverseAndDetWithCheck(
+        jac_inv, det, invertible,
+        1e-14 * jac.cwiseAbs().maxCoeff() * jac.cwiseAbs().maxCoeff() * jac.cwiseAbs().maxCoeff());
+    const Vec3 step =
+        invertible ? Vec3(-(jac_inv * phi)) : Vec3(jac.colPivHouseholderQr().solve(-phi));
     if (!step.allFinite()) break;
     // Armijo backtracking on ½‖φ‖² (sufficient decrease 1e-4 of the Gauss–Newton model).
     double t = 1.0;
