@@ -394,7 +394,6 @@ std::vector<Check> contensou_table(const CaseContext&) {
   return checks;
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Issue 4: moment laws, static and kinetic friction, whole scenes.
 
@@ -406,8 +405,8 @@ const StepReport& step_converged(Sim& s) {
     throw std::runtime_error(
         fmt::format("the state became non-finite at t = {} s", s.state().time));
   if (r.solver.status != SolverStatus::converged)
-    throw std::runtime_error(fmt::format("the solver did not converge in the step ending at t = {} s",
-                                         s.state().time));
+    throw std::runtime_error(
+        fmt::format("the solver did not converge in the step ending at t = {} s", s.state().time));
   return r;
 }
 
@@ -575,8 +574,8 @@ std::vector<Check> sliding_spinning(const CaseContext&) {
   const double rate = std::log(slips[1] / slips[2]) / t_star;
   const double lambda = 3.5 * (3.0 * kPi / 8.0) * mu * g / (a * 0.5 * (spins[1] + spins[2]));
   std::vector<Check> checks = {
-      make_check("slip at 3 t* [m/s]", "s(2t*)^2/s(t*): exponential decay, equal factors",
-                 slips[2], slips[1] * slips[1] / slips[0], true, 0.5,
+      make_check("slip at 3 t* [m/s]", "s(2t*)^2/s(t*): exponential decay, equal factors", slips[2],
+                 slips[1] * slips[1] / slips[0], true, 0.5,
                  "the criterion of tests/world/moments_test.cpp: still slipping and shrinking by "
                  "similar factors; a finite-time stop would give error 1, a stalled decay error "
                  "1/f - 1 > 1 (factor f < 1/2 per t* here)"),
@@ -607,8 +606,7 @@ std::vector<Check> contensou_disk(const CaseContext&) {
     step_converged(s);
     if (std::isnan(t_slide) && s.state().v_WC[disk].head<2>().norm() <= 1e-12)
       t_slide = s.state().time;
-    if (std::isnan(t_spin) && std::abs(s.state().w_W[disk].z()) <= 1e-12)
-      t_spin = s.state().time;
+    if (std::isnan(t_spin) && std::abs(s.state().w_W[disk].z()) <= 1e-12) t_spin = s.state().time;
   }
   return {
       make_check("time sliding stops [s]", "the time spinning stops (Farkas et al. 2003)", t_slide,
@@ -638,8 +636,8 @@ TiltedIncline tilted_incline(double tan_alpha, double v_down) {
     Model& m = sc.model;
     const int ramp = body(m, "ramp"), block = body(m, "block");
     std::get<Plane>(m.shapes[m.bodies[ramp].first_shape].geometry).normal = n;
-    const double half = std::get<Box>(m.shapes[m.bodies[block].first_shape].geometry)
-                            .half_extents.z();
+    const double half =
+        std::get<Box>(m.shapes[m.bodies[block].first_shape].geometry).half_extents.z();
     sc.state.q_WB[block] = q;
     sc.state.x_WC[block] = half * n;
     sc.state.v_WC[block] = v_down * down;
@@ -676,12 +674,11 @@ std::vector<Check> incline_static_kinetic(const CaseContext&) {
     step_converged(t.sim);
     const double v1 = t.sim.state().v_WC[t.block].dot(t.down), t1 = t.sim.state().time;
     while (t.sim.state().time < 1.0 - 0.5 * h) step_converged(t.sim);
-    const double a =
-        (t.sim.state().v_WC[t.block].dot(t.down) - v1) / (t.sim.state().time - t1);
+    const double a = (t.sim.state().v_WC[t.block].dot(t.down) - v1) / (t.sim.state().time - t1);
     checks.push_back(make_check(
         "acceleration after the first step at tan(alpha) = mu_s (1 + 1e-6) [m/s^2]",
-        "g (sin a - mu_k cos a), closed form", a,
-        g * (std::sin(alpha) - mu_k * std::cos(alpha)), true, 1e-6,
+        "g (sin a - mu_k cos a), closed form", a, g * (std::sin(alpha) - mu_k * std::cos(alpha)),
+        true, 1e-6,
         "constant acceleration makes the discrete velocity exactly linear in t; the solver "
         "tolerance (1e-12) over 1000 steps and round-off remain"));
   }
@@ -758,20 +755,20 @@ std::vector<Check> tippe_top(const CaseContext& ctx) {
     if (i == 2) inverted = r;
     t.push_back(r.crossing);
   }
-  std::vector<Check> checks = {make_check(
-      "largest axis angle over 2 s at h = 2.5e-4 s [rad]",
-      "pi: full inversion (I1/I3 = 8/7 in (1 - a1/R1, 1 + a1/R1), Rutstam 2014)",
-      inverted.max_angle, kPi, false, 0.1 * kPi,
-      "the issue's criterion: inverted once the axis passes 0.9 pi (on its stem the top "
-      "spins with the axis a little off the downward vertical)")};
+  std::vector<Check> checks = {
+      make_check("largest axis angle over 2 s at h = 2.5e-4 s [rad]",
+                 "pi: full inversion (I1/I3 = 8/7 in (1 - a1/R1, 1 + a1/R1), Rutstam 2014)",
+                 inverted.max_angle, kPi, false, 0.1 * kPi,
+                 "the issue's criterion: inverted once the axis passes 0.9 pi (on its stem the top "
+                 "spins with the axis a little off the downward vertical)")};
   for (int i = 0; i + 2 < n; ++i) {
     const double d1 = std::abs(t[i + 1] - t[i]), d2 = std::abs(t[i + 2] - t[i + 1]);
     checks.push_back(make_check(
         fmt::format("|t(h/4) - t(h/2)| / |t(h/2) - t(h)|, h = {:g} s (crossings {:.6f}, {:.6f}, "
                     "{:.6f} s)",
                     1e-3 * std::pow(0.5, i), t[i], t[i + 1], t[i + 2]),
-        "differences shrink: a ratio in [0, 1), written |ratio - 1/2| <= 1/2", d2 / d1, 0.5,
-        false, 0.5,
+        "differences shrink: a ratio in [0, 1), written |ratio - 1/2| <= 1/2", d2 / d1, 0.5, false,
+        0.5,
         "the issue's criterion (no published inversion time exists); measured 0.12 and 0.16, "
         "faster than the first order of the scheme would give (1/2)"));
   }
@@ -788,8 +785,7 @@ std::vector<Check> painleve_rod(const CaseContext&) {
   double previous = e0, worst_increase = 0.0;
   run_to(s, m.end_time, [&](const StepReport& r) {
     if (r.solver.status == SolverStatus::non_finite)
-      throw std::runtime_error(
-          fmt::format("the solver broke down at t = {} s", s.state().time));
+      throw std::runtime_error(fmt::format("the solver broke down at t = {} s", s.state().time));
     e = energy(m, s.state());
     worst_increase = std::max(worst_increase, e.kinetic + e.potential - previous);
     previous = e.kinetic + e.potential;
@@ -860,7 +856,8 @@ const std::vector<Case>& validation_cases() {
        "scenes/validation/contensou-decay-uniform.yaml",
        [](const CaseContext& c) { return contensou_decay("contensou-decay-uniform.yaml", c); }},
       {"rolling-resistance",
-       "Ball rolling with ||M_t|| <= k N: decelerates at (5/7) g k/R, stops at 7 R v0/(5 g k), stays",
+       "Ball rolling with ||M_t|| <= k N: decelerates at (5/7) g k/R, stops at 7 R v0/(5 g k), "
+       "stays",
        "scenes/validation/rolling-resistance.yaml", rolling_resistance},
       {"sliding-spinning",
        "Ball sliding and spinning on a Hertz Contensou patch: the slip decays exponentially",
@@ -869,7 +866,8 @@ const std::vector<Case>& validation_cases() {
        "Disk sliding and spinning flat: both stop in the same step, v/(a w) -> 0.653",
        "scenes/validation/contensou-disk.yaml", contensou_disk},
       {"incline-static-kinetic",
-       "Block on an incline, mu_s = 0.5, mu_k = 0.3: exact threshold, kinetic sliding, stop and stick",
+       "Block on an incline, mu_s = 0.5, mu_k = 0.3: exact threshold, kinetic sliding, stop and "
+       "stick",
        "scenes/validation/incline-static-kinetic.yaml", incline_static_kinetic},
       {"tippe-top", "Tippe top (Leine & Glocker): inverts; inversion time converges in h",
        "scenes/validation/tippe-top.yaml", tippe_top},

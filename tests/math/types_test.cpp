@@ -12,8 +12,12 @@ TEST(CompleteFrame, RightHandedOrthonormalEverywhere) {
   // Random directions (fixed seed) plus the poles and the branch switch at n_z = 0.
   std::mt19937 rng(7);
   std::normal_distribution<double> g;
-  std::vector<Vec3> normals = {Vec3::UnitZ(), -Vec3::UnitZ(), Vec3::UnitX(), -Vec3::UnitY(),
-                               Vec3(1, 1, 1e-17).normalized(), Vec3(1, -2, -1e-17).normalized()};
+  std::vector<Vec3> normals = {Vec3::UnitZ(),
+                               -Vec3::UnitZ(),
+                               Vec3::UnitX(),
+                               -Vec3::UnitY(),
+                               Vec3(1, 1, 1e-17).normalized(),
+                               Vec3(1, -2, -1e-17).normalized()};
   for (int i = 0; i < 1000; ++i) normals.push_back(Vec3(g(rng), g(rng), g(rng)).normalized());
   for (const Vec3& n : normals) {
     Vec3 t1, t2;
