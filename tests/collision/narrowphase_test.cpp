@@ -2,6 +2,9 @@
 // and curvature radii; both argument orders; libccd pairs against exact answers.
 
 #include <coulomb/collision/narrowphase.hpp>
+#include <coulomb/world/world.hpp>
+
+#include "world/builders.hpp"
 
 #include <gtest/gtest.h>
 
@@ -419,11 +422,16 @@ TEST(Narrowphase, CcdSphericalEllipsoidVsSphere) {
 TEST(Narrowphase, CcdCoaxialCylinders) {
   const Cylinder a{0.3, 0.2}, b{0.2, 0.4};
   for (double dz : {-0.01, 0.005}) {
+    // Cap on cap: the flat manifold, b's 8 bottom rim samples inside a's top cap.
     const auto pts = run(a, Pose{}, b, at(Vec3(0, 0, 0.6 + dz)), 0.01);
-    ASSERT_EQ(pts.size(), 1u);
-    EXPECT_NEAR((pts[0].n_W - Vec3::UnitZ()).norm(), 0.0, kMprNormalTol);
-    EXPECT_NEAR(pts[0].gap, dz, 1e-10);
-    EXPECT_EQ(pts[0].curvature1.r1, kInf);  // cap face
+    ASSERT_EQ(pts.size(), 8u);
+    for (const auto& p : pts) {
+      EXPECT_EQ(p.n_W, Vec3::UnitZ());  // a's cap normal, exact
+      EXPECT_NEAR(p.gap, dz, 1e-15);    // round-off of 0.6 + dz − 0.4 − 0.2
+      EXPECT_NEAR(std::hypot(p.p2_W.x(), p.p2_W.y()), 0.2, 1e-15);
+      EXPECT_EQ(p.curvature1.r1, kInf);  // cap faces
+      EXPECT_EQ(p.curvature2.r1, kInf);
+    }
   }
   EXPECT_TRUE(run(a, Pose{}, b, at(Vec3(0, 0, 0.62)), 0.01).empty());
 }
@@ -510,6 +518,194 @@ TEST(Narrowphase, NoReallocationWhenOutputHasCapacity) {
   collide(Cylinder{0.3, 0.2}, Pose{}, Sphere{0.2}, at(Vec3(0, 0, 0.35)), 0.0, out);
   EXPECT_EQ(out.size(), 5u);
   EXPECT_EQ(out.data(), data);
+}
+
+// --- Flat-on-flat manifolds for the MPR pairs. ---------------------------------------------------
+
+ConvexHull cube_hull(double half) {
+  std::vector<Vec3> pts_L;
+  for (int i = 0; i < 8; ++i) {
+    pts_L.emplace_back(i & 1 ? half : -half, i & 2 ? half : -half, i & 4 ? half : -half);
+  }
+  return make_convex_hull(pts_L);
+}
+
+std::vector<std::uint32_t> features(const std::vector<ContactPoint>& pts) {
+  std::vector<std::uint32_t> f;
+  for (const auto& p : pts) f.push_back(p.feature);
+  return f;
+}
+
+TEST(Narrowphase, CylinderStandingOnBoxGivesEightExactPoints) {
+  // Cylinder half-length 0.5 at z = 1.0 on a unit box at the origin: the bottom cap lies in the
+  // box's top face z = 0.5. Gaps from exactly representable coordinates: 0 up to round-off.
+  const Box box{Vec3::Constant(0.5)};
+  const Cylinder cyl{0.3, 0.5};
+  for (double turn : {0.0, 0.3}) {
+    const auto pts = run(box, Pose{}, cyl, at(Vec3(0, 0, 1.0), rot(turn, Vec3::UnitZ())), 0.01);
+    ASSERT_EQ(pts.size(), 8u) << turn;
+    auto f = features(pts);
+    std::sort(f.begin(), f.end());
+    EXPECT_EQ(std::unique(f.begin(), f.end()), f.end());  // distinct ids
+    for (const auto& p : pts) {
+      EXPECT_NEAR(p.gap, 0.0, 1e-15);
+      EXPECT_EQ(p.n_W, Vec3::UnitZ());  // the box's top face normal
+      EXPECT_NEAR(p.p2_W.z(), 0.5, 1e-15);
+      EXPECT_NEAR(std::hypot(p.p2_W.x(), p.p2_W.y()), 0.3, 1e-15);  // rim samples
+      EXPECT_EQ(p.curvature1.r1, kInf);
+      EXPECT_EQ(p.curvature2.r1, kInf);
+    }
+  }
+  // The cylinder–plane closed form gives the same 8 rim points.
+  const auto on_plane = run(Plane{Vec3::UnitZ(), 0.5}, Pose{}, cyl, at(Vec3(0, 0, 1.0)), 0.01);
+  const auto on_box = run(box, Pose{}, cyl, at(Vec3(0, 0, 1.0)), 0.01);
+  ASSERT_EQ(on_plane.size(), 8u);
+  for (const auto& q : on_plane) {
+    const bool found = std::any_of(on_box.begin(), on_box.end(), [&](const ContactPoint& p) {
+      return (p.p2_W - q.p2_W).norm() <= 1e-15;
+    });
+    EXPECT_TRUE(found) << q.p2_W.transpose();
+  }
+  // Penetrating by 0.01: gaps −0.01; separated by 0.02 > margin: nothing.
+  for (const auto& p : run(box, Pose{}, cyl, at(Vec3(0, 0, 0.99)), 0.01)) {
+    EXPECT_NEAR(p.gap, -0.01, 1e-15);
+  }
+  EXPECT_TRUE(run(box, Pose{}, cyl, at(Vec3(0, 0, 1.02)), 0.01).empty());
+}
+
+TEST(Narrowphase, HullCubeOnBoxGivesFourCornersOrTheClippedOverlap) {
+  const ConvexHull cube = cube_hull(0.5);
+  const Box slab{Vec3(1.0, 1.0, 0.5)};
+  auto pts = run(slab, Pose{}, cube, at(Vec3(0, 0, 1.0)), 0.01);
+  ASSERT_EQ(pts.size(), 4u);
+  for (const auto& p : pts) {
+    EXPECT_NEAR(p.gap, 0.0, 1e-15);
+    EXPECT_EQ(p.n_W, Vec3::UnitZ());
+    EXPECT_NEAR(std::abs(p.p2_W.x()), 0.5, 1e-15);  // the cube's bottom corners
+    EXPECT_NEAR(std::abs(p.p2_W.y()), 0.5, 1e-15);
+  }
+  // Overhanging the slab's +x edge (x = 1): the overlap x ∈ [0.3, 1.0], y ∈ [−0.5, 0.5].
+  pts = run(slab, Pose{}, cube, at(Vec3(0.8, 0, 0.995)), 0.01);
+  ASSERT_EQ(pts.size(), 4u);
+  for (const auto& p : pts) {
+    EXPECT_NEAR(p.gap, -0.005, 1e-15);
+    const double x = p.p2_W.x();
+    EXPECT_TRUE(std::abs(x - 0.3) <= 1e-15 || std::abs(x - 1.0) <= 1e-15) << x;
+    EXPECT_NEAR(std::abs(p.p2_W.y()), 0.5, 1e-15);
+    EXPECT_NEAR(p.p1_W.z(), 0.5, 1e-15);  // on the slab's top face
+  }
+  // The hull below the box: the box's bottom face is the reference (box is shape 1 internally).
+  pts = run(cube, Pose{}, slab, at(Vec3(0, 0, 1.0)), 0.01);
+  ASSERT_EQ(pts.size(), 4u);
+  for (const auto& p : pts) {
+    EXPECT_NEAR(p.gap, 0.0, 1e-15);
+    EXPECT_EQ(p.n_W, Vec3::UnitZ());  // from the hull (shape 1 here) up to the box
+  }
+}
+
+TEST(Narrowphase, HullOnHullTurned45GivesOctagon) {
+  // Two unit cubes as hulls, the upper one turned 45° about z: the overlap of the faces is the
+  // regular octagon with vertices on the lower square's edges at |t| = √2 − 1/2 ... checked as:
+  // every point on both squares' boundaries.
+  const ConvexHull cube = cube_hull(0.5);
+  const Quat q = rot(kPi / 4, Vec3::UnitZ());
+  const auto pts = run(cube, Pose{}, cube, at(Vec3(0, 0, 1.002), q), 0.01);
+  ASSERT_EQ(pts.size(), 8u);
+  for (const auto& p : pts) {
+    EXPECT_NEAR(p.gap, 0.002, 1e-15);
+    const Vec3 a = p.p2_W, b = q.conjugate() * p.p2_W;  // lower and upper face coordinates
+    EXPECT_NEAR(std::max(std::abs(a.x()), std::abs(a.y())), 0.5, 1e-14);
+    EXPECT_NEAR(std::max(std::abs(b.x()), std::abs(b.y())), 0.5, 1e-14);
+  }
+}
+
+TEST(Narrowphase, SixteenClippedPointsAreReducedToEightSpreadOnes) {
+  // Equal caps turned by π/8: the two octagons overlap in a 16-gon, reduced to 8 points.
+  const Cylinder c{0.3, 0.2};
+  const auto pts = run(c, Pose{}, c, at(Vec3(0, 0, 0.4), rot(kPi / 8, Vec3::UnitZ())), 0.01);
+  ASSERT_EQ(pts.size(), 8u);
+  double closest = kInf;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    EXPECT_NEAR(pts[i].gap, 0.0, 1e-15);
+    for (std::size_t j = 0; j < i; ++j)
+      closest = std::min(closest, (pts[i].p2_W - pts[j].p2_W).norm());
+  }
+  // The 16-gon's vertices lie at radius ≈ 0.3 every 22.5°; every other one is kept: neighbours
+  // among the kept points are ≥ 45° apart, a chord of 2·0.277·sin(22.5°) ≈ 0.21 at the least
+  // radius 0.3 cos(π/8) ≈ 0.277 of the 16-gon.
+  EXPECT_GE(closest, 0.2);
+}
+
+TEST(Narrowphase, TiltedFacesKeepTheSingleMprPoint) {
+  const Box box{Vec3::Constant(0.5)};
+  // Tilted 0.05 rad (far beyond the 1.4e-3 rad of the manifold test) about x, touching with an
+  // edge or a rim point.
+  const Quat tilt = rot(0.05, Vec3::UnitX());
+  EXPECT_EQ(run(box, Pose{}, cube_hull(0.4), at(Vec3(0, 0, 0.91), tilt), 0.01).size(), 1u);
+  EXPECT_EQ(run(box, Pose{}, Cylinder{0.3, 0.4}, at(Vec3(0, 0, 0.91), tilt), 0.01).size(), 1u);
+  EXPECT_EQ(run(cube_hull(0.5), Pose{}, cube_hull(0.4), at(Vec3(0, 0, 0.91), tilt), 0.01).size(),
+            1u);
+  // A cone on its apex on a box: the apex, one point; on its base: the 8 base samples.
+  EXPECT_EQ(run(box, Pose{}, Cone{0.3, 0.6}, at(Vec3(0, 0, 0.79), rot(kPi, Vec3::UnitX())), 0.0)
+                .size(),
+            1u);
+  // (MPR finds exactly touching shapes only with a margin > 0.)
+  const auto base = run(box, Pose{}, Cone{0.3, 0.6}, at(Vec3(0, 0, 0.8)), 0.01);
+  ASSERT_EQ(base.size(), 8u);
+  for (const auto& p : base) EXPECT_NEAR(p.gap, 0.0, 1e-15);
+}
+
+TEST(Narrowphase, ManifoldFeaturesAreStableUnderSmallMotion) {
+  const Box box{Vec3::Constant(0.5)};
+  const Cylinder cyl{0.3, 0.5};
+  const ConvexHull cube = cube_hull(0.5);
+  const Pose moved = at(Vec3(1e-4, -2e-4, 1.0 - 1e-5), rot(1e-5, Vec3::UnitZ()));
+  EXPECT_EQ(features(run(box, Pose{}, cyl, at(Vec3(0, 0, 1.0)), 0.01)),
+            features(run(box, Pose{}, cyl, moved, 0.01)));
+  const Pose over = at(Vec3(0.8, 0.1, 1.0));
+  const Pose over_moved = at(Vec3(0.8 + 1e-4, 0.1 - 1e-4, 1.0 - 1e-5), rot(1e-5, Vec3::UnitZ()));
+  const Box slab{Vec3(1.0, 1.0, 0.5)};
+  const auto f0 = features(run(slab, Pose{}, cube, over, 0.01));
+  EXPECT_EQ(f0.size(), 4u);
+  EXPECT_EQ(f0, features(run(slab, Pose{}, cube, over_moved, 0.01)));
+  // A smaller cube (half 0.4, resting at z = 0.9) on the cube hull. (Two equal faces with
+  // coincident edges are not used: there a small motion really moves corners across the edges.)
+  const ConvexHull small = cube_hull(0.4);
+  const Pose moved_small = at(Vec3(1e-4, -2e-4, 0.9 - 1e-5), rot(1e-5, Vec3::UnitZ()));
+  const auto f1 = features(run(cube, Pose{}, small, at(Vec3(0, 0, 0.9)), 0.01));
+  EXPECT_EQ(f1.size(), 4u);
+  EXPECT_EQ(f1, features(run(cube, Pose{}, small, moved_small, 0.01)));
+}
+
+TEST(Narrowphase, CylinderOnBoxOnGroundStaysAtRest) {
+  // Issue requirement: a resting flat-on-flat stack does not drift (≤ 1e-6 m over 2 s,
+  // h = 1e-3, μ = 0.5).
+  const Vec3 half(0.5, 0.5, 0.5);
+  const double r = 0.3, hl = 0.5, m = 1.0;
+  Model model = testing::make_model(0.5, 0.0, 1e-3, 2.0);
+  State state;
+  testing::add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape()});
+  const int box = testing::add_body(model, state,
+                                    {.name = "box",
+                                     .mass = 1.0,
+                                     .inertia_B = testing::box_inertia(1.0, half),
+                                     .x = Vec3(0, 0, 0.5)},
+                                    {testing::box_shape(half)});
+  const double ixx = m / 12.0 * (3 * r * r + 4 * hl * hl);
+  const int cyl = testing::add_body(
+      model, state,
+      {.name = "cylinder",
+       .mass = m,
+       .inertia_B = Vec3(ixx, ixx, 0.5 * m * r * r).asDiagonal(),
+       .x = Vec3(0, 0, 1.5)},
+      {Shape{Cylinder{r, hl}, Pose{}}});
+  Workspace ws;
+  const std::vector<Vec3> x0 = state.x_WC;
+  while (state.time < 2.0 - 0.5e-3)
+    ASSERT_NE(step(model, state, ws).solver.status, SolverStatus::non_finite);
+  EXPECT_LE((state.x_WC[box] - x0[box]).norm(), 1e-6);
+  EXPECT_LE((state.x_WC[cyl] - x0[cyl]).norm(), 1e-6);
+  EXPECT_LE(state.w_W[cyl].norm(), 1e-6);
 }
 
 }  // namespace
