@@ -3,7 +3,8 @@
 // Dispatch: pairs are implemented for kind(g1) <= kind(g2) in the order of Geometry's alternatives;
 // a pair given the other way round is computed swapped and its points flipped (normal negated,
 // p1/p2 and curvatures exchanged, tangents rebuilt). Closed forms for the pairs with a plane and
-// for sphere/capsule/box pairs; libccd's MPR for the other convex pairs (one point).
+// for sphere/capsule/box pairs; libccd's MPR for the other convex pairs (one point, or up to 8
+// from face clipping when two faces lie flat on each other: flat_manifold).
 //
 // Conventions: n from shape 1 to shape 2; gap = (p2 − p1)·n, < 0 in penetration; only points with
 // gap <= margin are appended. Gaps are computed from the shapes' own coordinates along n (not as a
