@@ -63,7 +63,8 @@ void validate_pattern(const Problem& p, const Fail& fail) {
     fail("col and blocks must have row_start[contact_count] entries");
   for (int i = 0; i < nc; ++i) {
     for (std::int32_t k = p.row_start[i]; k < p.row_start[i + 1]; ++k) {
-      if (p.col[k] < 0 || p.col[k] >= nc) fail("block column out of range in row " + std::to_string(i));
+      if (p.col[k] < 0 || p.col[k] >= nc)
+        fail("block column out of range in row " + std::to_string(i));
       if (k > p.row_start[i] && p.col[k] <= p.col[k - 1])
         fail("block columns must be strictly increasing in row " + std::to_string(i));
     }

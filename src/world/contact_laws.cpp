@@ -35,7 +35,7 @@ NonsmoothLaws resolve_nonsmooth_laws(const ContactSpec& spec, const Model& model
   if (spec.normal.law != "signorini")
     throw std::invalid_argument(fmt::format(
         "{}: normal law '{}' is a compliant law; the nonsmooth formulation takes 'signorini' "
-        "(or set solver.formulation: compliant)",
+        "(the compliant formulation is not available yet)",
         where, spec.normal.law));
   const SignoriniLaw normal(spec.normal);
   laws.e_n = normal.restitution();

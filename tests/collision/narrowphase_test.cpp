@@ -646,9 +646,9 @@ TEST(Narrowphase, TiltedFacesKeepTheSingleMprPoint) {
   EXPECT_EQ(run(cube_hull(0.5), Pose{}, cube_hull(0.4), at(Vec3(0, 0, 0.91), tilt), 0.01).size(),
             1u);
   // A cone on its apex on a box: the apex, one point; on its base: the 8 base samples.
-  EXPECT_EQ(run(box, Pose{}, Cone{0.3, 0.6}, at(Vec3(0, 0, 0.79), rot(kPi, Vec3::UnitX())), 0.0)
-                .size(),
-            1u);
+  EXPECT_EQ(
+      run(box, Pose{}, Cone{0.3, 0.6}, at(Vec3(0, 0, 0.79), rot(kPi, Vec3::UnitX())), 0.0).size(),
+      1u);
   // (MPR finds exactly touching shapes only with a margin > 0.)
   const auto base = run(box, Pose{}, Cone{0.3, 0.6}, at(Vec3(0, 0, 0.8)), 0.01);
   ASSERT_EQ(base.size(), 8u);
@@ -692,13 +692,12 @@ TEST(Narrowphase, CylinderOnBoxOnGroundStaysAtRest) {
                                      .x = Vec3(0, 0, 0.5)},
                                     {testing::box_shape(half)});
   const double ixx = m / 12.0 * (3 * r * r + 4 * hl * hl);
-  const int cyl = testing::add_body(
-      model, state,
-      {.name = "cylinder",
-       .mass = m,
-       .inertia_B = Vec3(ixx, ixx, 0.5 * m * r * r).asDiagonal(),
-       .x = Vec3(0, 0, 1.5)},
-      {Shape{Cylinder{r, hl}, Pose{}}});
+  const int cyl = testing::add_body(model, state,
+                                    {.name = "cylinder",
+                                     .mass = m,
+                                     .inertia_B = Vec3(ixx, ixx, 0.5 * m * r * r).asDiagonal(),
+                                     .x = Vec3(0, 0, 1.5)},
+                                    {Shape{Cylinder{r, hl}, Pose{}}});
   Workspace ws;
   const std::vector<Vec3> x0 = state.x_WC;
   while (state.time < 2.0 - 0.5e-3)
