@@ -57,14 +57,6 @@ int Model::material_index(const std::string& name) const {
   return -1;
 }
 
-std::int64_t Model::output_stride() const {
-  if (output.every > 0) return output.every;
-  if (output.interval > 0.0 && time_step > 0.0) {
-    return std::max<std::int64_t>(1, std::llround(output.interval / time_step));
-  }
-  return 1;
-}
-
 bool is_physical_inertia(const Mat3& inertia, std::string* why) {
   auto fail = [why](const std::string& text) {
     if (why != nullptr) *why = text;

@@ -97,6 +97,27 @@ TEST(Run, FilesHaveTheDocumentedColumnsAndOutputTimes) {
     EXPECT_EQ(entry.path().string().find(".partial"), std::string::npos) << entry.path();
 }
 
+// Output times by interval: the step nearest each multiple of S, plus the start and the last step.
+TEST(Run, OutputIntervalPicksTheNearestSteps) {
+  Scene scene = load_scene_text(kScene, "pile.yaml");
+  scene.model.output.every = 0;
+  scene.model.output.interval = 0.0024;  // 2.4 steps of 1e-3: no multiple falls half-way between steps
+  scene.model.end_time = 0.02;
+  RunOptions options;
+  options.output_directory = fresh_dir("interval").string();
+  coulomb::run(scene.model, scene.state, options);
+  std::istringstream energy(read(fs::path(options.output_directory) / "energy.csv"));
+  std::string line;
+  std::getline(energy, line);  // header
+  std::vector<double> times;
+  while (std::getline(energy, line)) times.push_back(std::stod(line.substr(0, line.find(','))));
+  // t = 0, then the steps nearest 2.4, 4.8, 7.2, 9.6, 12, 14.4, 16.8, 19.2 (×1e-3 s), then the
+  // last step.
+  const std::vector<int> steps = {0, 2, 5, 7, 10, 12, 14, 17, 19, 20};
+  ASSERT_EQ(times.size(), steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) EXPECT_NEAR(times[i], steps[i] * 1e-3, 1e-15) << i;
+}
+
 TEST(Run, AbandonedWriterLeavesNoFile) {
   const fs::path dir = fresh_dir("abandoned");
   Scene scene = load_scene_text(kScene, "pile.yaml");

@@ -63,17 +63,6 @@ TEST(Model, NamesAndDefaults) {
   EXPECT_EQ(m.default_contact.friction.get("mu", -1), 0.0);
 }
 
-TEST(Model, OutputStride) {
-  Model m;
-  m.time_step = 1e-3;
-  EXPECT_EQ(m.output_stride(), 1);  // neither given: every step
-  m.output.interval = 0.01;
-  EXPECT_EQ(m.output_stride(), 10);
-  m.output.interval = 1e-4;  // finer than a step: every step
-  EXPECT_EQ(m.output_stride(), 1);
-  m.output.every = 7;
-  EXPECT_EQ(m.output_stride(), 7);
-}
 
 TEST(Model, PhysicalInertia) {
   std::string why;

@@ -43,7 +43,7 @@ TEST(Scene, BilliardModelAndState) {
   EXPECT_EQ(m.solver.tolerance, 1e-12);
   EXPECT_EQ(m.solver.max_iterations, 200);
   EXPECT_EQ(m.output.every, 10);
-  EXPECT_EQ(m.output_stride(), 10);
+  EXPECT_EQ(m.output.interval, 0.0);
   ASSERT_EQ(m.materials.size(), 2u);
   EXPECT_EQ(m.materials[0].name, "cloth");
   EXPECT_EQ(m.materials[1].name, "phenolic");
@@ -119,7 +119,6 @@ TEST(Scene, DefaultsOfAMinimalScene) {
   // Output default: every 0.01 s, i.e. every 10 steps at h = 1e-3.
   EXPECT_EQ(m.output.every, 0);
   EXPECT_EQ(m.output.interval, 0.01);
-  EXPECT_EQ(m.output_stride(), 10);
   EXPECT_EQ(m.solver.formulation, "nonsmooth");
   EXPECT_EQ(m.solver.active_set, "predicted");
   EXPECT_EQ(m.solver.theta, 0.5);

@@ -124,9 +124,6 @@ struct Model {
   /// Index of a material by name, -1 if none.
   [[nodiscard]] int material_index(const std::string& name) const;
 
-  /// Output stride in steps: `output.every` if > 0, else max(1, round(output.interval / time_step))
-  /// if the interval is > 0, else 1 (every step).
-  [[nodiscard]] std::int64_t output_stride() const;
 
   /// Checks the invariants of a model built from code and fills `shape_body` from the bodies'
   /// shape ranges. Throws std::invalid_argument saying what is wrong: shape ranges not contiguous
