@@ -114,7 +114,10 @@ class Simulation {
       for (py::ssize_t i = 0; i < nb; ++i)
         if (!scene_.model.bodies[i].fixed) s.w_W[i] = Vec3(m(i, 0), m(i, 1), m(i, 2));
     }
-    if (time) s.time = *time;
+    if (time) {
+      s.time = *time;
+      s.time_carry = 0.0;  // the compensated time sum starts afresh from the given time
+    }
     s.contacts.clear();  // a new state: no warm start from the old one
   }
 
@@ -169,6 +172,9 @@ class Simulation {
     d["potential"] = e.potential;
     d["dissipated"] = scene_.state.dissipated;
     d["total"] = e.kinetic + e.potential + scene_.state.dissipated;
+    // The same split as energy.csv: dissipation by kind of law.
+    const char* kinds[] = {"normal", "friction", "rolling", "pivoting"};
+    for (std::size_t k = 0; k < 4; ++k) d[kinds[k]] = scene_.state.dissipated_by_kind[k];
     return d;
   }
 

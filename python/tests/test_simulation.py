@@ -90,3 +90,20 @@ def test_write_outputs(tmp_path):
     assert summary["steps"] == 10
     for name in ["trajectory.csv", "contacts.csv", "energy.csv", "summary.json"]:
         assert (tmp_path / "out" / name).exists()
+
+
+def test_energy_splits_dissipation_by_kind():
+    sim = coulomb.load(BILLIARD).run(0.5)
+    e = sim.energy()
+    # The slide dissipates by friction only (no impact); the kinds add up to the total.
+    assert e["friction"] == pytest.approx(e["dissipated"], rel=1e-12)
+    assert e["normal"] + e["friction"] + e["rolling"] + e["pivoting"] == pytest.approx(e["dissipated"], rel=1e-12)
+    assert e["dissipated"] > 0
+
+
+def test_set_time_restarts_the_clock():
+    sim = coulomb.load(BILLIARD)
+    sim.step(3)
+    sim.set_state(time=2.0)
+    sim.step(10000)
+    assert sim.time == 3.0  # 10^4 steps of 1e-4 s from 2 s, compensated sum: exactly 3 s
