@@ -101,7 +101,8 @@ TEST(Run, FilesHaveTheDocumentedColumnsAndOutputTimes) {
 TEST(Run, OutputIntervalPicksTheNearestSteps) {
   Scene scene = load_scene_text(kScene, "pile.yaml");
   scene.model.output.every = 0;
-  scene.model.output.interval = 0.0024;  // 2.4 steps of 1e-3: no multiple falls half-way between steps
+  scene.model.output.interval =
+      0.0024;  // 2.4 steps of 1e-3: no multiple falls half-way between steps
   scene.model.end_time = 0.02;
   RunOptions options;
   options.output_directory = fresh_dir("interval").string();

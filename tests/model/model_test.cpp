@@ -63,7 +63,6 @@ TEST(Model, NamesAndDefaults) {
   EXPECT_EQ(m.default_contact.friction.get("mu", -1), 0.0);
 }
 
-
 TEST(Model, PhysicalInertia) {
   std::string why;
   EXPECT_TRUE(is_physical_inertia(Mat3::Identity()));

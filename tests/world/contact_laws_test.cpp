@@ -50,7 +50,8 @@ TEST(ContactLaws, ContensouRadiusGivenOrFromHertz) {
   const Model m = two_materials();
   ContactSpec c = spec_between(0, 1);
   c.friction.params = {{"mu", 0.3}};
-  c.contensou = LawSpec{"contensou", {{"radius", 1e-3}}, {{"model", "exact"}, {"pressure", "uniform"}}, {}};
+  c.contensou =
+      LawSpec{"contensou", {{"radius", 1e-3}}, {{"model", "exact"}, {"pressure", "uniform"}}, {}};
   NonsmoothLaws l = resolve_nonsmooth_laws(c, m);
   EXPECT_EQ(l.coupling, NonsmoothLaws::Coupling::exact);
   EXPECT_EQ(l.pressure, contensou::Pressure::uniform);
@@ -76,10 +77,12 @@ TEST(ContactLaws, RejectsWhatTheNonsmoothFormulationCannotTake) {
   };
   ContactSpec c = spec_between(0, 1);
   c.normal = LawSpec{"hertz", {{"stiffness", 1e9}}, {}, {}};
-  EXPECT_NE(message(c).find("normal law 'hertz' is a compliant law"), std::string::npos) << message(c);
+  EXPECT_NE(message(c).find("normal law 'hertz' is a compliant law"), std::string::npos)
+      << message(c);
   c = spec_between(0, 1);
   c.friction = LawSpec{"viscous", {{"c", 1.0}}, {}, {}};
-  EXPECT_NE(message(c).find("friction law 'viscous' is a compliant law"), std::string::npos) << message(c);
+  EXPECT_NE(message(c).find("friction law 'viscous' is a compliant law"), std::string::npos)
+      << message(c);
   c = spec_between(0, 1);
   c.friction = LawSpec{"coulomb", {{"mu_t1", 0.2}, {"mu_t2", 0.4}}, {}, {}};
   EXPECT_NE(message(c).find("anisotropic"), std::string::npos) << message(c);
