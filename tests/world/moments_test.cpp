@@ -136,11 +136,12 @@ TEST(MomentLaws, SlidingAndSpinningSphereRollsOnlyAsymptotically) {
     const Vec3 v = b.state.v_WC[b.ball] + b.state.w_W[b.ball].cross(Vec3(0, 0, -b.R));
     return Vec3(v.x(), v.y(), 0).norm();
   };
-  std::vector<double> samples;
+  std::vector<double> samples, spins;
   for (int k = 1; k <= 3; ++k) {
     while (b.state.time < k * t_star - 0.5e-4)
       ASSERT_EQ(step(b.model, b.state, ws).solver.status, SolverStatus::converged);
     samples.push_back(slip());
+    spins.push_back(b.state.w_W[b.ball].z());
   }
   EXPECT_GT(samples[2], 1e-6 * v0);  // not rolling yet at 3 t*
   EXPECT_LT(samples[1], samples[0]);
@@ -148,6 +149,13 @@ TEST(MomentLaws, SlidingAndSpinningSphereRollsOnlyAsymptotically) {
   // Exponential, not linear-to-zero: equal time intervals shrink the slip by similar factors.
   const double f1 = samples[1] / samples[0], f2 = samples[2] / samples[1];
   EXPECT_NEAR(f2, f1, 0.5 * f1);
+  // The decay rate over [2t*, 3t*] (ε = v/(aω) < 0.02 there) against the derived small-ε rate
+  // λ = (7/2)(3π/8) μ g/(a ω_z) at the interval's mean spin. The implicit step shrinks the slip by
+  // 1/(1 + λh) per step, a rate λ(1 − λh/2): tolerance 2λh (λh ≈ 6e-3 here).
+  const double h = b.model.time_step;
+  const double rate = std::log(samples[1] / samples[2]) / t_star;
+  const double lambda = 3.5 * (3.0 * kPi / 8.0) * b.mu * kG / (a * 0.5 * (spins[1] + spins[2]));
+  EXPECT_NEAR(rate, lambda, 2.0 * lambda * h * lambda);
 }
 
 TEST(MomentLaws, DiskStopsSlidingAndSpinningTogether) {
