@@ -124,7 +124,6 @@ struct Model {
   /// Index of a material by name, -1 if none.
   [[nodiscard]] int material_index(const std::string& name) const;
 
-
   /// Checks the invariants of a model built from code and fills `shape_body` from the bodies'
   /// shape ranges. Throws std::invalid_argument saying what is wrong: shape ranges not contiguous
   /// in body order, a free body with mass <= 0 or an inertia that is not symmetric positive
