@@ -173,8 +173,8 @@ class Simulation {
     d["dissipated"] = scene_.state.dissipated;
     d["total"] = e.kinetic + e.potential + scene_.state.dissipated;
     // The same split as energy.csv: dissipation by kind of law.
-    const char* kinds[] = {"normal", "friction", "rolling", "pivoting"};
-    for (std::size_t k = 0; k < 4; ++k) d[kinds[k]] = scene_.state.dissipated_by_kind[k];
+    for (std::size_t k = 0; k < kEnergyKindCount; ++k)
+      d[kEnergyKindNames[k]] = scene_.state.dissipated_by_kind[k];
     return d;
   }
 

@@ -76,6 +76,22 @@ Quat integrate_orientation(const Quat& q0_WB, const Vec3& omega_theta_B, double 
   return q1;
 }
 
+FreeRotation rotate_free(const Quat& q0_WB, const Mat3& I_B, const Mat3& I_B_inv,
+                         const Vec3& omega0_B, double h, double theta) {
+  FreeRotation out;
+  // Isotropic inertia: Π × Ω = 0, Ω is constant (skipping Newton keeps it bit-exact).
+  if (I_B == Mat3(I_B(0, 0) * Mat3::Identity())) {
+    out.omega_B = omega0_B;
+    out.converged = true;
+  } else {
+    const FreeRotationStep s = solve_free_rotation(I_B, I_B_inv, omega0_B, Vec3::Zero(), h, theta);
+    out.omega_B = s.omega1_B;
+    out.converged = s.converged;
+  }
+  out.q_WB = integrate_orientation(q0_WB, theta * out.omega_B + (1.0 - theta) * omega0_B, h);
+  return out;
+}
+
 Mat3 world_inertia(const Quat& q_WB, const Mat3& I_B) {
   const Mat3 R = q_WB.toRotationMatrix();
   return R * I_B * R.transpose();

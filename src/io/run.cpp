@@ -138,14 +138,13 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
                  {"mean_iterations", st.mean_iterations}};
   const Energy e = energy(model, state);
   const double total = e.kinetic + e.potential + state.dissipated;
+  json by_kind = json::object();
+  for (std::size_t k = 0; k < kEnergyKindCount; ++k)
+    by_kind[kEnergyKindNames[k]] = state.dissipated_by_kind[k];
   j["energy"] = {{"kinetic", e.kinetic},
                  {"potential", e.potential},
                  {"dissipated", state.dissipated},
-                 {"dissipated_by_kind",
-                  {{"normal", state.dissipated_by_kind[0]},
-                   {"friction", state.dissipated_by_kind[1]},
-                   {"rolling", state.dissipated_by_kind[2]},
-                   {"pivoting", state.dissipated_by_kind[3]}}},
+                 {"dissipated_by_kind", by_kind},
                  {"total", total},
                  {"initial_total", initial_total},
                  {"drift", total - initial_total}};

@@ -20,17 +20,8 @@
 namespace coulomb {
 
 std::string_view energy_kind_name(EnergyKind kind) {
-  switch (kind) {
-    case EnergyKind::normal:
-      return "normal";
-    case EnergyKind::friction:
-      return "friction";
-    case EnergyKind::rolling:
-      return "rolling";
-    case EnergyKind::pivoting:
-      return "pivoting";
-  }
-  return "unknown";
+  const auto k = static_cast<std::size_t>(kind);
+  return k < kEnergyKindCount ? kEnergyKindNames[k] : "unknown";
 }
 
 namespace {

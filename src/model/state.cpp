@@ -9,6 +9,7 @@ namespace coulomb {
 void State::resize(const Model& model) {
   const std::size_t n = model.bodies.size();
   time = 0.0;
+  time_carry = 0.0;
   step = 0;
   // Body frames at the origin: the centre of mass sits at com_B.
   x_WC.resize(n);
@@ -18,6 +19,7 @@ void State::resize(const Model& model) {
   w_W.assign(n, Vec3::Zero());
   contacts.clear();
   dissipated = 0.0;
+  dissipated_by_kind.fill(0.0);
 }
 
 Pose body_frame_pose(const Model& model, const State& state, int body) {

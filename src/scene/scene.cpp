@@ -68,8 +68,16 @@ void read_time(const Reporter& r, const Field& f, Model& m) {
 
 void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   const MapView map(r, f);
-  map.allow({"formulation", "name", "tolerance", "max_iterations", "theta", "active_set",
-             "contact_margin", "activation_distance"});
+  map.allow({"formulation", "scheme", "name", "tolerance", "max_iterations", "theta",
+             "active_set", "contact_margin", "activation_distance", "position_correction",
+             "position_tolerance"});
+  if (auto v = map.get("scheme")) {
+    s.scheme = one_of(r, *v, "time-stepping scheme", {"midpoint", "moreau_jean"}) == "midpoint"
+                   ? TimeScheme::midpoint
+                   : TimeScheme::moreau_jean;
+    // Moreau–Jean as Siconos runs it: no position stage unless asked for.
+    if (s.scheme == TimeScheme::moreau_jean) s.position_correction = false;
+  }
   if (auto v = map.get("name")) s.name = one_of(r, *v, "solver", {"nsgs", "prox", "auto"});
   if (auto v = map.get("formulation")) {
     s.formulation = one_of(r, *v, "formulation", {"nonsmooth", "compliant"});
@@ -93,6 +101,16 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   if (auto v = map.get("contact_margin")) s.contact_margin = non_negative(r, *v, number(r, *v));
   if (auto v = map.get("activation_distance"))
     s.activation_distance = non_negative(r, *v, number(r, *v));
+  if (auto v = map.get("position_correction")) s.position_correction = boolean(r, *v);
+  if (auto v = map.get("position_tolerance"))
+    s.position_tolerance = positive(r, *v, number(r, *v));
+  // θ and the Siconos active-set rule belong to the Moreau–Jean scheme.
+  if (s.scheme == TimeScheme::midpoint) {
+    if (auto v = map.get("theta"))
+      r.fail(*v, "solver.theta applies to scheme: moreau_jean only (the midpoint scheme has none)");
+    if (auto v = map.get("active_set"); v && s.active_set != "predicted")
+      r.fail(*v, "solver.active_set: 'siconos' applies to scheme: moreau_jean only");
+  }
 }
 
 void read_output(const Reporter& r, const Field& f, OutputSettings& o) {

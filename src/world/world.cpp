@@ -10,6 +10,8 @@ namespace coulomb {
 
 std::string_view stage_name(Stage s) {
   switch (s) {
+    case Stage::free_motion:
+      return "free_motion";
     case Stage::broadphase:
       return "broadphase";
     case Stage::narrowphase:
@@ -22,8 +24,26 @@ std::string_view stage_name(Stage s) {
       return "solve";
     case Stage::integrate:
       return "integrate";
+    case Stage::correct:
+      return "correct";
     case Stage::count:
       break;
+  }
+  return "?";
+}
+
+const char* to_string(StateQuantity q) {
+  switch (q) {
+    case StateQuantity::none:
+      return "none";
+    case StateQuantity::position:
+      return "position";
+    case StateQuantity::orientation:
+      return "orientation";
+    case StateQuantity::velocity:
+      return "velocity";
+    case StateQuantity::angular_velocity:
+      return "angular velocity";
   }
   return "?";
 }
@@ -49,9 +69,15 @@ void prepare(const Model& model, Workspace& ws) {
     }
     ws.shape_reach[s] = reach;
   }
+  ws.x_c.resize(nbodies);
+  ws.q_c.resize(nbodies);
+  ws.L_start.resize(nbodies);
+  ws.L_end.assign(nbodies, Vec3::Zero());
+  ws.w_pre.resize(nbodies);
   ws.v_free.resize(nbodies);
-  ws.omega_free_B.resize(nbodies);
   ws.w_free.resize(nbodies);
+  ws.dx.resize(nbodies);
+  ws.dtheta.resize(nbodies);
   ws.inv_inertia_W.resize(nbodies);
   ws.inv_inertia_B.resize(nbodies);
   ws.impulse_force.resize(nbodies);
@@ -89,12 +115,14 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
     ws.profile.seconds[static_cast<std::size_t>(s)] +=
         std::chrono::duration<double>(clock::now() - t0).count();
   };
+  timed(Stage::free_motion, [&] { stages::free_motion(model, state, ws); });
   timed(Stage::broadphase, [&] { stages::broadphase(model, state, ws); });
   timed(Stage::narrowphase, [&] { stages::narrowphase(model, state, ws); });
   timed(Stage::kinematics, [&] { stages::kinematics(model, state, ws); });
   timed(Stage::assemble, [&] { stages::assemble(model, state, ws); });
   timed(Stage::solve, [&] { stages::solve(model, state, ws); });
   timed(Stage::integrate, [&] { stages::integrate(model, state, ws); });
+  timed(Stage::correct, [&] { stages::correct(model, state, ws); });
   ++ws.profile.steps;
   return ws.report;
 }

@@ -98,6 +98,23 @@ struct FreeRotationStep {
                                            const Vec3& omega0_B, const Vec3& tau_B, double h,
                                            double theta);
 
+/// Orientation and body-frame angular velocity after a torque-free step.
+struct FreeRotation {
+  Quat q_WB = Quat::Identity();  ///< orientation at the end of the step
+  Vec3 omega_B = Vec3::Zero();   ///< body-frame angular velocity at the end of the step [rad/s]
+  bool converged = false;        ///< the Newton solve of Euler's equations converged
+};
+
+/// One torque-free step of length h [s] from orientation q0_WB and body-frame angular velocity
+/// omega0_B [rad/s]: Ω1 by the θ-method on Euler's equations (solve_free_rotation, τ = 0), then
+/// q1 = q0 ⊗ cay(h Ω_θ). For θ = 1/2 the world angular momentum R Π is conserved exactly (see the
+/// file comment), and so is the kinetic energy: this is the "drift" of the engine's time step,
+/// which applies contact impulses to the world angular momentum between drifts. An isotropic
+/// inertia (I_B = c·Id: sphere, cube) has no gyroscopic term: Ω1 = Ω0 without a Newton solve.
+/// Does not allocate or throw.
+[[nodiscard]] FreeRotation rotate_free(const Quat& q0_WB, const Mat3& I_B, const Mat3& I_B_inv,
+                                       const Vec3& omega0_B, double h, double theta);
+
 /// Unit quaternion of the Cayley rotation cay(w) = (1, w/2)/√(1 + |w|²/4) [w in rad].
 [[nodiscard]] Quat cayley_quaternion(const Vec3& w);
 

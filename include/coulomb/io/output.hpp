@@ -21,7 +21,7 @@ inline constexpr const char* kContactsHeader =
     "time,body1,body2,px,py,pz,nx,ny,nz,gap,fn,ft1,ft2,mn,mt1,mt2,vn,vt1,vt2,spin,roll1,roll2,"
     "state";
 inline constexpr const char* kEnergyHeader =
-    "time,kinetic,potential,dissipated,total,normal,friction,rolling,pivoting";
+    "time,kinetic,potential,dissipated,total,normal,friction,rolling,pivoting,correction";
 inline constexpr const char* kSolverHeader = "time,points,active,iterations,error,status";
 
 /// Name of a contact status in contacts.csv.

@@ -39,6 +39,7 @@
 #include <coulomb/collision/contact_point.hpp>
 #include <coulomb/math/types.hpp>
 #include <coulomb/model/model.hpp>
+#include <coulomb/model/state.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -66,9 +67,9 @@ class LawError : public std::invalid_argument {
   SourceMark mark_;
 };
 
-/// The four kinds of dissipation reported per law (energy.csv has one column per kind).
-enum class EnergyKind : std::uint8_t { normal = 0, friction = 1, rolling = 2, pivoting = 3 };
-/// "normal", "friction", "rolling", "pivoting".
+/// The kind of a law's dissipation: EnergyKind (model/state.hpp; energy.csv has one column per
+/// kind): normal, friction, rolling or pivoting (a law never reports `correction`, which is the
+/// position stage's). Its name, e.g. "normal".
 [[nodiscard]] std::string_view energy_kind_name(EnergyKind kind);
 
 // ---------------------------------------------------------------------------------------------

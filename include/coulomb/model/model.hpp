@@ -75,8 +75,21 @@ struct Body {
   [[nodiscard]] double inv_mass() const { return fixed ? 0.0 : 1.0 / mass; }
 };
 
+/// Time-stepping scheme of the nonsmooth formulation (scene key `solver.scheme`; equations in
+/// docs/nonsmooth.md).
+enum class TimeScheme : std::uint8_t {
+  /// Moreau's midpoint scheme: contacts at the midpoint configuration, impulses between two
+  /// half-step drifts, the contact law on the symmetric velocity: second order in smooth phases
+  /// (free flight, rolling, sticking, frictionless sliding), exact Newton impacts (default).
+  midpoint,
+  /// The θ-method Moreau–Jean scheme: contacts at the start of the step, the law on the end
+  /// velocity; first order with contacts. Reproduces Siconos' MoreauJeanOSI.
+  moreau_jean,
+};
+
 /// Solver settings of the nonsmooth formulation (scene key `solver`).
 struct SolverSettings {
+  TimeScheme scheme = TimeScheme::midpoint;  ///< time-stepping scheme
   std::string formulation = "nonsmooth";  ///< nonsmooth | compliant
   /// Contact solver: "nsgs" (Gauss–Seidel), "prox" (proximal point + semismooth Newton), or
   /// "auto" (NSGS, handing over to PROX when it stalls; default).
@@ -92,6 +105,11 @@ struct SolverSettings {
   /// resting contacts are round-off (1e-16 m) above or below zero, and two bodies in free fall
   /// together see no closing velocity, so an exact ≤ 0 test would drop a resting contact at random.
   double activation_distance = 1e-9;
+  /// Position stage: after the velocity update, contacts whose predicted end-of-step gap is
+  /// below −position_tolerance are closed at position level by a mass-weighted displacement that
+  /// does not change the velocities (docs/nonsmooth.md, "position correction").
+  bool position_correction = true;
+  double position_tolerance = 1e-8;  ///< penetration that triggers the position stage [m]
 };
 
 /// Output settings (scene key `output`).

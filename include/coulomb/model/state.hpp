@@ -21,14 +21,41 @@ struct ContactKey {
   friend auto operator<=>(const ContactKey&, const ContactKey&) = default;
 };
 
-/// What a contact remembers from the previous step.
+/// What a contact remembers from the previous step: the impulses (warm start), the status (static
+/// or kinetic friction), and the geometry of the step's contact Jacobian (frame and lever arms, at
+/// the configuration where the step evaluated its contacts), from which the next step estimates
+/// the Jacobian at its own start (docs/nonsmooth.md, "the midpoint scheme").
 struct ContactMemory {
   ContactKey key;
   Vec3 impulse =
       Vec3::Zero();            ///< last impulse (N, T1, T2) in the contact frame [N s] (warm start)
   Vec3 moment = Vec3::Zero();  ///< last moment impulse (Mn, Mt1, Mt2) [N m s] (warm start)
   ContactStatus status = ContactStatus::separated;
+  /// The law's velocity of the last step had a tangential or angular part (sliding, spinning
+  /// or rolling against a moment law): the midpoint scheme then keeps the friction direction at
+  /// the middle of the step (docs/nonsmooth.md).
+  bool moving = false;
+  Vec3 n_W = Vec3::UnitZ();   ///< contact frame (t1, t2, n) of the last step, world
+  Vec3 t1_W = Vec3::UnitX();  ///<
+  Vec3 t2_W = Vec3::UnitY();  ///<
+  Vec3 r1_W = Vec3::Zero();   ///< contact point − centre of mass of body 1, last step [m]
+  Vec3 r2_W = Vec3::Zero();   ///< contact point − centre of mass of body 2, last step [m]
 };
+
+/// The kinds of energy the contacts and the position stage remove, in the order of
+/// State::dissipated_by_kind and of the columns of energy.csv.
+enum class EnergyKind : std::uint8_t {
+  normal,      ///< work of the normal impulses (impacts)
+  friction,    ///< work of the tangential impulses
+  rolling,     ///< work of the rolling moments
+  pivoting,    ///< work of the pivoting moments
+  correction,  ///< minus the energy the position correction adds (docs/nonsmooth.md)
+  count
+};
+inline constexpr std::size_t kEnergyKindCount = static_cast<std::size_t>(EnergyKind::count);
+/// Names of the kinds (energy.csv columns "dissipated_<name>", summary.json keys).
+inline constexpr std::array<const char*, kEnergyKindCount> kEnergyKindNames = {
+    "normal", "friction", "rolling", "pivoting", "correction"};
 
 struct State {
   double time = 0.0;        ///< [s]
@@ -40,8 +67,9 @@ struct State {
   std::vector<Vec3> w_W;    ///< (nbodies) angular velocity in world [rad/s]
   std::vector<ContactMemory> contacts;  ///< sorted by key
   double dissipated = 0.0;              ///< cumulative energy removed by contacts [J]
-  /// The same, by kind of law: normal (impacts), friction, rolling, pivoting [J].
-  std::array<double, 4> dissipated_by_kind{};
+  /// The same, by kind (EnergyKind): normal (impacts), friction, rolling, pivoting, and the
+  /// position correction [J]; they add up to `dissipated`.
+  std::array<double, kEnergyKindCount> dissipated_by_kind{};
 
   /// Resizes for the bodies of `model`: every body frame at the world origin with identity
   /// orientation (so x_WC = com_B), zero twists; time, step, contact memory and dissipated energy

@@ -24,12 +24,14 @@ namespace coulomb {
 
 /// The named stages of one step, in pipeline order.
 enum class Stage : std::uint8_t {
+  free_motion,
   broadphase,
   narrowphase,
   kinematics,
   assemble,
   solve,
   integrate,
+  correct,
   count
 };
 inline constexpr std::size_t kStageCount = static_cast<std::size_t>(Stage::count);
@@ -41,6 +43,10 @@ struct Profile {
   std::int64_t steps = 0;
 };
 
+/// What a non-finite state was found in (StepReport::non_finite_quantity).
+enum class StateQuantity : std::uint8_t { none, position, orientation, velocity, angular_velocity };
+[[nodiscard]] const char* to_string(StateQuantity q);
+
 /// What one step reports.
 struct StepReport {
   int candidate_pairs = 0;  ///< broadphase pairs
@@ -48,6 +54,14 @@ struct StepReport {
   int active_contacts = 0;  ///< contacts in the contact problem
   SolverResult solver;      ///< of this step's solve (iterations 0 if no active contact)
   bool finite = true;       ///< false if the state became non-finite
+  int non_finite_body = -1;  ///< the first body whose state is not finite (-1: none)
+  StateQuantity non_finite_quantity = StateQuantity::none;  ///< and which of its quantities
+  /// Position stage: deepest predicted end-of-step penetration before the correction [m] (0 if
+  /// none), the largest one left after it [m], and the Gauss–Seidel sweeps it took (0: no
+  /// correction was needed).
+  double penetration = 0.0;
+  double penetration_left = 0.0;
+  int correction_sweeps = 0;
 };
 
 using Jacobian36 = Eigen::Matrix<double, 3, 6>;
@@ -64,21 +78,36 @@ struct Workspace {
   Broadphase broadphase;
   std::vector<ShapePair> pairs;  ///< (npairs) broadphase output
 
-  // Narrowphase output and per-point kinematics (npoints).
+  // Narrowphase output and per-point kinematics (npoints), at the contact configuration.
   std::vector<ContactPoint> points;  ///< (npoints)
+  std::vector<std::int32_t> memory_of_point;  ///< (npoints) index in State::contacts or -1
+  /// (npoints) 1 when the point's memory says it was moving (sliding, spinning, rolling) at the
+  /// last step: the midpoint scheme then puts the tangential and angular rows of the law at the
+  /// middle of the step (docs/nonsmooth.md)
+  std::vector<std::uint8_t> moving;
   std::vector<Jacobian36> H1, H2;  ///< (npoints) u = H2 [v2; w2] − H1 [v1; w1], rows (N, T1, T2)
-  std::vector<Vec3> u_start;       ///< (npoints) relative velocity (N, T1, T2) at the start [m/s]
+  /// (npoints) u_c: relative velocity (N, T1, T2, ωn, ωt1, ωt2) before the impulses, at the
+  /// contact configuration (u^M of docs/nonsmooth.md) [m/s, rad/s]
+  std::vector<Vec6> u_pre;
+  /// (npoints) u_0: the same at the start of the step (Jacobian at the start of the step,
+  /// estimated from the contact memory for the midpoint scheme) [m/s, rad/s]
+  std::vector<Vec6> u_zero;
   std::vector<std::int32_t> active_of_point;  ///< (npoints) index in the active list or -1
   std::vector<Vec3> u_end;      ///< (npoints) relative velocity at the end of the step [m/s]
   std::vector<Vec3> w_rel_end;  ///< (npoints) ω2 − ω1 at the end of the step, world [rad/s]
   std::vector<Vec3> impulse;    ///< (npoints) impulse of 1 on 2 (N, T1, T2) [N s], 0 if inactive
   std::vector<ContactStatus> status;  ///< (npoints) after the step
 
-  // Free motion (nbodies): velocities after gravity and gyroscopic terms, before contact.
-  std::vector<Vec3> v_free;         ///< (nbodies) [m/s]
-  std::vector<Vec3> omega_free_B;   ///< (nbodies) body frame [rad/s]
-  std::vector<Vec3> w_free;         ///< (nbodies) R_n * omega_free_B [rad/s]
-  std::vector<Mat3> inv_inertia_W;  ///< (nbodies) R_n I_B⁻¹ R_nᵀ [1/(kg m²)]
+  // Free motion (nbodies). The contact configuration is where the step evaluates its contacts:
+  // the midpoint x_k + (h/2) v_k (after a torque-free half-step rotation) for the midpoint
+  // scheme, the start of the step for Moreau–Jean.
+  std::vector<Vec3> x_c;            ///< (nbodies) centre of mass at the contact configuration [m]
+  std::vector<Quat> q_c;            ///< (nbodies) orientation at the contact configuration
+  std::vector<Vec3> L_start;        ///< (nbodies) world angular momentum at the start [kg m²/s]
+  std::vector<Vec3> w_pre;          ///< (nbodies) I_c⁻¹ L_start: ω before the impulses [rad/s]
+  std::vector<Vec3> v_free;         ///< (nbodies) velocity with gravity, without contact [m/s]
+  std::vector<Vec3> w_free;         ///< (nbodies) angular velocity without contact [rad/s]
+  std::vector<Mat3> inv_inertia_W;  ///< (nbodies) I_c⁻¹ = R_c I_B⁻¹ R_cᵀ [1/(kg m²)]
   std::vector<Mat3> inv_inertia_B;  ///< (nbodies) I_B⁻¹, constant (filled once)
 
   // Active contacts (nactive).
@@ -110,7 +139,14 @@ struct Workspace {
   std::vector<Vec3> impulse_torque;  ///< about the centre of mass [N m s]
   std::vector<Vec3>
       v_mean;  ///< (nbodies) (v_k + v_{k+1})/2, the velocity the impulses work on [m/s]
-  std::vector<Vec3> w_mean;  ///< (nbodies) R_k (Ω_free + Ω_{k+1})/2 [rad/s]
+  std::vector<Vec3> w_mean;  ///< (nbodies) (ω_pre + ω_post)/2 at the contact configuration [rad/s]
+  std::vector<Vec3> L_end;   ///< (nbodies) world angular momentum after the impulses [kg m²/s]
+
+  // Position stage (nactive): predicted end-of-step gaps and the correction multipliers.
+  std::vector<double> end_gap;  ///< (nactive) [m]
+  std::vector<double> kappa;    ///< (nactive) position multipliers [kg m]
+  std::vector<Vec3> dx;         ///< (nbodies) displacement of the centre of mass [m]
+  std::vector<Vec3> dtheta;     ///< (nbodies) rotation vector, world [rad]
 
   // Derived from the model once by prepare(): contact spec index per material pair, and the
   // resolved set-valued laws of each spec (index spec + 1; 0 is the model's default contact).

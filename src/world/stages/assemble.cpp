@@ -1,14 +1,19 @@
-// Stage 4: the local frictional contact problem of the active contacts.
+// Stage 5: the local frictional contact problem of the active contacts.
 //
-//   u = W r + q,  W_ij = Σ_b J_ib M_b⁻¹ J_jbᵀ,  q_i = Σ_b J_ib [v_free; ω_free]_b + E u_k
+//   ξ = W r + q,  W_ij = Σ_b J_ib M_b⁻¹ J_jbᵀ,  q_i = J_i ν_free + u_c,i − (I − E) u_0,i
 //
-// with J_i,body2 = J_i, J_i,body1 = −J_i as rows of the contact frame: (N, T1, T2) on the
-// velocity of the point (H of the kinematics) and, with moment laws, (n, t1, t2) on the angular
-// velocity; M_b⁻¹ = diag(I/m, R I_B⁻¹ Rᵀ) (fixed bodies: 0); E = diag(e_n, e_t, e_t, 0, 0, 0):
-// Newton's impact law u_{k+1} + e u_k ≥ 0 folded into q (De Saxcé's formulation then applies to
-// the shifted velocity). Three unknowns per contact (FCLIB's local problem) unless a contact of
-// the model has a moment law (pivoting, rolling, Contensou), then six for every contact (a moment
-// with a zero bound is zero): see docs/nonsmooth.md.
+// at the contact configuration c (the midpoint of the step, or its start for Moreau–Jean), with
+// J_i,body2 = J_i, J_i,body1 = −J_i as rows of the contact frame: (N, T1, T2) on the velocity of
+// the point (H of the kinematics) and, with moment laws, (n, t1, t2) on the angular velocity;
+// M_b⁻¹ = diag(I/m, R_c I_B⁻¹ R_cᵀ) (fixed bodies: 0); E = diag(e_n, e_t, e_t, 0, 0, 0).
+// The complementarity (De Saxcé's) holds on ξ = u⁺ + u_c − (I − E) u_0, where u⁺ = J ν⁺ is the
+// velocity after the impulses and u_c = J ν⁻ the one before, both at c, and u_0 the velocity at
+// the start of the step: ξ = u⁺ + E u_0 + (u_c − u_0). For Moreau–Jean u_c = u_0 and this is
+// Newton's impact law u⁺ + E u_0 (Moreau's). For the midpoint scheme a closed contact satisfies
+// u⁺ + u_c = O(h²) (the symmetric, second-order condition) while a new impact sees
+// u_c ≈ u_0 and Newton's law: see docs/nonsmooth.md. Three unknowns per contact (FCLIB's local
+// problem) unless a contact of the model has a moment law (pivoting, rolling, Contensou), then six
+// for every contact (a moment with a zero bound is zero).
 #include <algorithm>
 #include <cmath>
 
@@ -45,15 +50,6 @@ InvMassJt<D> inverse_mass_times(const JacobianD<D>& J, double inv_mass, const Ma
   g.template topRows<3>() = inv_mass * J.template leftCols<3>().transpose();
   g.template bottomRows<3>() = inv_inertia_W * J.template rightCols<3>().transpose();
   return g;
-}
-
-// The contact memory of point k (warm start, status), or nullptr.
-const ContactMemory* find_memory(const State& state, const ContactPoint& c) {
-  const ContactKey key{c.shape1, c.shape2, c.feature};
-  const auto it =
-      std::lower_bound(state.contacts.begin(), state.contacts.end(), key,
-                       [](const ContactMemory& m, const ContactKey& k) { return m.key < k; });
-  return it != state.contacts.end() && it->key == key ? &*it : nullptr;
 }
 
 // Problem-type specific parts: coefficients of the admissible set, warm start, q.
@@ -103,6 +99,19 @@ double effective_radius(const ContactPoint& c) {
   return inv > 0.0 ? 1.0 / inv : kInf;
 }
 
+}  // namespace
+
+Vec6 law_shift(const Workspace& ws, std::size_t k, const NonsmoothLaws& laws) {
+  // E = diag(e_n, e_t, e_t, 0, 0, 0) (Newton's restitutions); a point that kept moving (sliding,
+  // spinning, rolling) takes the tangential and angular rows at the middle of the step:
+  // ξ = u⁺ + u_c there (E = 1), so the friction direction is that of the mean velocity.
+  Vec6 restitution = (Vec6() << laws.e_n, laws.e_t, laws.e_t, 0.0, 0.0, 0.0).finished();
+  if (ws.moving[k]) restitution.tail<5>().setOnes();
+  return ws.u_pre[k] - (Vec6::Ones() - restitution).cwiseProduct(ws.u_zero[k]);
+}
+
+namespace {
+
 template <int D, typename Problem, typename VecD, typename GList>
 void assemble_problem(const Model& model, const State& state, Workspace& ws, Problem& p,
                       std::vector<VecD>& r, GList& G1, GList& G2) {
@@ -135,7 +144,8 @@ void assemble_problem(const Model& model, const State& state, Workspace& ws, Pro
     const NonsmoothLaws& laws = ws.laws[law_index];
     ws.laws_of_active[i] = law_index;
 
-    const ContactMemory* memory = find_memory(state, c);
+    const std::int32_t m = ws.memory_of_point[k];
+    const ContactMemory* memory = m >= 0 ? &state.contacts[static_cast<std::size_t>(m)] : nullptr;
     r[i].setZero();
     if (memory) {
       r[i].template head<3>() = memory->impulse;
@@ -146,7 +156,7 @@ void assemble_problem(const Model& model, const State& state, Workspace& ws, Pro
     // rest. So a block at rest starts to slide exactly at tan α = μ_s, and a sliding block keeps
     // μ_k until the step in which it stops, then μ_s holds it.
     const bool slid = memory ? memory->status == ContactStatus::sliding
-                             : std::hypot(ws.u_start[k].y(), ws.u_start[k].z()) > kStickVelocity;
+                             : std::hypot(ws.u_zero[k](1), ws.u_zero[k](2)) > kStickVelocity;
     set_law(p, i, laws, slid ? laws.mu_k : laws.mu_s, ws, memory, effective_radius(c));
 
     const JacobianD<D> J1 = side_jacobian<D>(ws, k, 0);
@@ -157,10 +167,8 @@ void assemble_problem(const Model& model, const State& state, Workspace& ws, Pro
              J1.template rightCols<3>() * ws.w_free[c.body1] +
              J2.template leftCols<3>() * ws.v_free[c.body2] +
              J2.template rightCols<3>() * ws.w_free[c.body2];
-    // Newton's impact law per component: u_{k+1} + e u_k enters the complementarity.
-    q(0) += laws.e_n * ws.u_start[k].x();
-    q(1) += laws.e_t * ws.u_start[k].y();
-    q(2) += laws.e_t * ws.u_start[k].z();
+    // The law's velocity ξ = u⁺ + u_c − (I − E) u_0 (Newton's restitution per component).
+    q += law_shift(ws, k, laws).template head<D>();
     p.q[i] = q;
   }
 

@@ -1,4 +1,4 @@
-// Stage 1: shape poses in the world, bounding boxes, candidate pairs.
+// Stage 2: shape poses at the contact configuration, bounding boxes, candidate pairs.
 #include <cmath>
 
 #include "stages/stages.hpp"
@@ -14,7 +14,8 @@ void broadphase(const Model& model, const State& state, Workspace& ws) {
   // that could close during the step. Fixed bodies are recomputed too: cheap, no caching rules.
   for (std::size_t s = 0; s < nshapes; ++s) {
     const int b = model.shape_body[s];
-    ws.X_WS[s] = body_pose(model, state, b) * model.shapes[s].pose_BS;
+    const Pose X_WB{ws.x_c[b] - ws.q_c[b] * model.bodies[b].com_B, ws.q_c[b]};
+    ws.X_WS[s] = X_WB * model.shapes[s].pose_BS;
     const double reach = ws.shape_reach[s];
     ws.shape_sweep[s] = model.bodies[b].fixed || !std::isfinite(reach)
                             ? 0.0

@@ -1,15 +1,20 @@
-// Stage 6: velocities and poses at the end of the step (θ-method), contact memory, energy.
+// Stage 7: the impulses applied (the kick), the second part of the motion, contact memory, energy.
 //
-//   v_{k+1} = v_free + M⁻¹ Σ Jᵀ r
-//   x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k)
-//   q_{k+1} = q_k ⊗ cay(h (θ Ω_{k+1} + (1 − θ) Ω_k))      (body-frame Ω; see
-//   dynamics/rigid_body.hpp)
+// Kick, at the contact configuration c (docs/nonsmooth.md):
+//   v_{k+1} = v_free + (1/m) Σ P,        L⁺ = L_k + Σ (r_c × P + M)      (world, exact)
+//   ω_post = I_c⁻¹ L⁺                    (the velocity the contact law saw)
+// Midpoint scheme: x_{k+1} = x_c + (h/2) v_{k+1}; (R_{k+1}, Π_{k+1}) = torque-free half step from
+//   (R_c, R_cᵀ L⁺); ω_{k+1} = R_{k+1} I_B⁻¹ Π_{k+1}.
+// Moreau–Jean: x_{k+1} = x_k + h (θ v_{k+1} + (1 − θ) v_k); (R_{k+1}, Π_{k+1}) = torque-free θ-step
+//   of length h from (R_k, R_kᵀ L⁺).
+// The torque-free steps (implicit midpoint + Cayley, rotate_free) conserve the world angular
+// momentum and the kinetic energy exactly, so the impulses change L by exactly Σ r × P + M.
 //
-// Energy removed by the contacts in the step: minus the work of the contact impulses,
-//   W = Σ_b P_b·(v_k + v_{k+1})/2 + τ_b·R_k(Ω_free + Ω_{k+1})/2,
-// which for θ = 1/2 equals the change of kinetic + potential energy exactly (the gravity terms
-// cancel and the gyroscopic term does no work), so kinetic + potential + dissipated is constant to
-// round-off in free flight and to the solver tolerance with contacts.
+// Energy removed by the contacts: minus the work of the impulses,
+//   W = Σ_b P_b·(v_k + v_{k+1})/2 + ΔL_b·(ω_pre + ω_post)/2,
+// which equals the change of kinetic + potential energy exactly for the midpoint scheme (and for
+// Moreau–Jean with θ = 1/2): the gravity terms cancel (x_{k+1} − x_k = h (v_k + v_{k+1})/2),
+// the drifts keep the rotational energy, and ½ Lᵀ I_c⁻¹ L changes by ΔL·(ω_pre + ω_post)/2.
 #include <coulomb/dynamics/rigid_body.hpp>
 
 #include <algorithm>
@@ -32,16 +37,24 @@ Vec3 force_impulse(const Workspace& ws, std::size_t i) {
 Vec3 moment_impulse(const Workspace& ws, std::size_t i) {
   return ws.use_moments ? Vec3(ws.r6[i].tail<3>()) : Vec3::Zero();
 }
+// The law's velocity ξ = W r + q of active contact i (N, T1, T2, ωn, ωt1, ωt2).
+Vec6 law_velocity(const Workspace& ws, std::size_t i) {
+  if (ws.use_moments) return ws.u6[i];
+  Vec6 xi = Vec6::Zero();
+  xi.head<3>() = ws.u[i];
+  return xi;
+}
 
 }  // namespace
 
 void integrate(const Model& model, State& state, Workspace& ws) {
   const double h = model.time_step;
   const double theta = model.solver.theta;
+  const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
   const std::size_t nbodies = model.bodies.size();
   const std::size_t nactive = ws.active.size();
 
-  // Contact impulses gathered per body (force and torque about the centre of mass, world).
+  // Contact impulses gathered per body (force, and torque about the centre of mass), world.
   for (std::size_t b = 0; b < nbodies; ++b) {
     ws.impulse_force[b].setZero();
     ws.impulse_torque[b].setZero();
@@ -61,33 +74,56 @@ void integrate(const Model& model, State& state, Workspace& ws) {
     ws.impulse_torque[c.body1] += p1.tail<3>() - m_W;
   }
 
-  // New twists and poses of the dynamic bodies; work of the impulses.
+  // Kick, then the rest of the motion; work of the impulses; the first non-finite body.
   double work = 0.0;
-  bool all_finite = true;
+  ws.report.finite = true;
+  ws.report.non_finite_body = -1;
+  ws.report.non_finite_quantity = StateQuantity::none;
   for (std::size_t b = 0; b < nbodies; ++b) {
     const Body& body = model.bodies[b];
     if (body.fixed) continue;
-    const Mat3 R0 = state.q_WB[b].toRotationMatrix();
     const Vec3 v0 = state.v_WC[b];
-    const Vec3 omega0_B = R0.transpose() * state.w_W[b];
     const Vec3 v1 = ws.v_free[b] + body.inv_mass() * ws.impulse_force[b];
-    const Vec3 omega1_B =
-        ws.omega_free_B[b] + ws.inv_inertia_B[b] * (R0.transpose() * ws.impulse_torque[b]);
+    ws.L_end[b] = ws.L_start[b] + ws.impulse_torque[b];
+    const Vec3 w_post = ws.inv_inertia_W[b] * ws.L_end[b];
     ws.v_mean[b] = 0.5 * (v0 + v1);
-    ws.w_mean[b] = R0 * (0.5 * (ws.omega_free_B[b] + omega1_B));
+    ws.w_mean[b] = 0.5 * (ws.w_pre[b] + w_post);
     work += ws.impulse_force[b].dot(ws.v_mean[b]) + ws.impulse_torque[b].dot(ws.w_mean[b]);
 
-    state.x_WC[b] += h * (theta * v1 + (1.0 - theta) * v0);
-    state.q_WB[b] =
-        integrate_orientation(state.q_WB[b], theta * omega1_B + (1.0 - theta) * omega0_B, h);
+    // The rest of the motion: from the contact configuration for the midpoint scheme (second
+    // half step), from the start for Moreau–Jean (whole step).
+    const Quat q_from = midpoint ? ws.q_c[b] : state.q_WB[b];
+    const Vec3 omega_from_B = ws.inv_inertia_B[b] * (q_from.conjugate() * ws.L_end[b]);
+    const FreeRotation drift = rotate_free(q_from, body.inertia_B, ws.inv_inertia_B[b],
+                                           omega_from_B, midpoint ? 0.5 * h : h,
+                                           midpoint ? 0.5 : theta);
+    if (midpoint)
+      state.x_WC[b] = ws.x_c[b] + (0.5 * h) * v1;
+    else
+      state.x_WC[b] += h * (theta * v1 + (1.0 - theta) * v0);
+    state.q_WB[b] = drift.q_WB;
     state.v_WC[b] = v1;
-    state.w_W[b] = state.q_WB[b].toRotationMatrix() * omega1_B;
-    all_finite = all_finite && finite(state.x_WC[b]) && finite(v1) && finite(state.w_W[b]);
+    state.w_W[b] = drift.q_WB * drift.omega_B;
+
+    if (ws.report.finite) {
+      const StateQuantity bad = !finite(state.x_WC[b])            ? StateQuantity::position
+                                : !std::isfinite(state.q_WB[b].w()) ||
+                                        !finite(state.q_WB[b].vec()) ? StateQuantity::orientation
+                                : !finite(v1)                       ? StateQuantity::velocity
+                                : !finite(state.w_W[b]) ? StateQuantity::angular_velocity
+                                                        : StateQuantity::none;
+      if (bad != StateQuantity::none) {
+        ws.report.finite = false;
+        ws.report.non_finite_body = static_cast<int>(b);
+        ws.report.non_finite_quantity = bad;
+      }
+    }
   }
   state.dissipated -= work;
 
   // The same work contact by contact, split by kind: r·J(v_mean, w_mean) is linear in r, so the
   // normal and tangential parts add up to the total above.
+  auto& by_kind = state.dissipated_by_kind;
   for (std::size_t i = 0; i < nactive; ++i) {
     const int k = ws.active[i];
     const ContactPoint& c = ws.points[k];
@@ -96,24 +132,27 @@ void integrate(const Model& model, State& state, Workspace& ws) {
         ws.H1[k].leftCols<3>() * ws.v_mean[c.body1] - ws.H1[k].rightCols<3>() * ws.w_mean[c.body1];
     const Vec3 w_mean = ws.w_mean[c.body2] - ws.w_mean[c.body1];
     const Vec3 r = force_impulse(ws, i), m = moment_impulse(ws, i);
-    state.dissipated_by_kind[0] -= r.x() * u_mean.x();
-    state.dissipated_by_kind[1] -= r.y() * u_mean.y() + r.z() * u_mean.z();
-    state.dissipated_by_kind[2] -= m.y() * w_mean.dot(c.t1_W) + m.z() * w_mean.dot(c.t2_W);
-    state.dissipated_by_kind[3] -= m.x() * w_mean.dot(c.n_W);
+    by_kind[static_cast<std::size_t>(EnergyKind::normal)] -= r.x() * u_mean.x();
+    by_kind[static_cast<std::size_t>(EnergyKind::friction)] -=
+        r.y() * u_mean.y() + r.z() * u_mean.z();
+    by_kind[static_cast<std::size_t>(EnergyKind::rolling)] -=
+        m.y() * w_mean.dot(c.t1_W) + m.z() * w_mean.dot(c.t2_W);
+    by_kind[static_cast<std::size_t>(EnergyKind::pivoting)] -= m.x() * w_mean.dot(c.n_W);
   }
 
-  // Per point: impulse, end-of-step relative velocities, status. Then the contact memory.
+  // Per point: impulse, end-of-step relative velocity, status, and (active points) the predicted
+  // end-of-step gap for the position stage. Then the contact memory.
   const std::size_t npoints = ws.points.size();
   ws.u_end.resize(npoints);
   ws.w_rel_end.resize(npoints);
   ws.impulse.resize(npoints);
   ws.moment.resize(npoints);
   ws.status.resize(npoints);
+  ws.end_gap.resize(nactive);
   state.contacts.clear();
   for (std::size_t k = 0; k < npoints; ++k) {
     const ContactPoint& c = ws.points[k];
     const int i = ws.active_of_point[k];
-    // Velocities after the step in the step's contact frame (bodies' frames at the step start).
     const Vec3 w1 = model.bodies[c.body1].fixed ? Vec3::Zero() : Vec3(state.w_W[c.body1]);
     const Vec3 w2 = model.bodies[c.body2].fixed ? Vec3::Zero() : Vec3(state.w_W[c.body2]);
     ws.w_rel_end[k] = w2 - w1;
@@ -123,21 +162,42 @@ void integrate(const Model& model, State& state, Workspace& ws) {
       ws.impulse[k].setZero();
       ws.moment[k].setZero();
       ws.status[k] = ContactStatus::separated;
-      continue;
+    } else {
+      // ξ = u⁺ + u_c − (I − E) u_0: the velocity after the impulses at c is u⁺ = ξ − shift, and
+      // the relative velocity at the end of the step, J(q_{k+1}) ν_{k+1} = u⁺ + (u_c − u_0) +
+      // O(h²) (the Jacobian changes over the second half step as over the first), is ξ − E u_0.
+      const NonsmoothLaws& laws = ws.laws[ws.laws_of_active[i]];
+      const Vec6 xi = law_velocity(ws, static_cast<std::size_t>(i));
+      const Vec6 shift = law_shift(ws, k, laws);
+      const Vec3 u_post = (xi - shift).head<3>();
+      ws.u_end[k] = u_post + (ws.u_pre[k] - ws.u_zero[k]).head<3>();
+      ws.impulse[k] = force_impulse(ws, i);
+      ws.moment[k] = moment_impulse(ws, i);
+      // Stick is judged on the law's velocity (zero slip in the law means sticking).
+      const double slip = std::hypot(xi(1), xi(2));
+      ws.status[k] = ws.impulse[k].x() <= 0.0 ? ContactStatus::separated
+                     : slip <= kStickVelocity ? ContactStatus::sticking
+                                              : ContactStatus::sliding;
+      // Gap at the end of the step, linearised at c (the same rule as the active set, with the
+      // velocity after the impulses).
+      ws.end_gap[i] = midpoint ? c.gap + 0.5 * h * u_post.x() +
+                                     0.25 * h * (ws.u_pre[k](0) - ws.u_zero[k](0))
+                               : c.gap + h * (theta * u_post.x() + (1.0 - theta) * ws.u_zero[k](0));
     }
-    ws.u_end[k] = ws.use_moments ? Vec3(ws.u6[i].head<3>()) : ws.u[i];
-    // Undo the Newton shift of q (restitution) to report the velocity itself.
-    const NonsmoothLaws& laws = ws.laws[ws.laws_of_active[i]];
-    ws.u_end[k] -= Vec3(laws.e_n * ws.u_start[k].x(), laws.e_t * ws.u_start[k].y(),
-                        laws.e_t * ws.u_start[k].z());
-    ws.impulse[k] = force_impulse(ws, i);
-    ws.moment[k] = moment_impulse(ws, i);
-    const double slip = std::hypot(ws.u_end[k].y(), ws.u_end[k].z());
-    ws.status[k] = ws.impulse[k].x() <= 0.0 ? ContactStatus::separated
-                   : slip <= kStickVelocity ? ContactStatus::sticking
-                                            : ContactStatus::sliding;
-    state.contacts.push_back(ContactMemory{ContactKey{c.shape1, c.shape2, c.feature}, ws.impulse[k],
-                                           ws.moment[k], ws.status[k]});
+    const Vec3 I = c.point();
+    ContactMemory memory;
+    memory.key = ContactKey{c.shape1, c.shape2, c.feature};
+    memory.impulse = ws.impulse[k];
+    memory.moment = ws.moment[k];
+    memory.status = ws.status[k];
+    memory.moving = i >= 0 && ws.impulse[k].x() > 0.0 &&
+                    law_velocity(ws, static_cast<std::size_t>(i)).tail<5>().norm() > kStickVelocity;
+    memory.n_W = c.n_W;
+    memory.t1_W = c.t1_W;
+    memory.t2_W = c.t2_W;
+    memory.r1_W = I - ws.x_c[c.body1];
+    memory.r2_W = I - ws.x_c[c.body2];
+    state.contacts.push_back(memory);
   }
   std::sort(state.contacts.begin(), state.contacts.end(),
             [](const ContactMemory& a, const ContactMemory& b) { return a.key < b.key; });
@@ -148,7 +208,6 @@ void integrate(const Model& model, State& state, Workspace& ws) {
   state.time_carry = (t - state.time) - increment;
   state.time = t;
   ++state.step;
-  ws.report.finite = all_finite;
 }
 
 }  // namespace coulomb::stages

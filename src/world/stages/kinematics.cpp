@@ -1,6 +1,17 @@
-// Stage 3: free motion over the step, contact Jacobians and relative velocities, the active set.
+// Stage 4: contact kinematics at the contact configuration: the memory of each point, its frame,
+// its Jacobians, its relative velocities before the impulses (u_c) and at the start of the step
+// (u_0), and the active set. Equations in docs/nonsmooth.md.
+//
+// u_0 is the relative velocity with the Jacobian at the start of the step. Moreau–Jean evaluates
+// its contacts there, so u_0 = u_c. The midpoint scheme evaluates them at the midpoint c_k of the
+// step; the start q_k is the midpoint of the last step's contact configuration c_{k−1} and of c_k
+// (both are half steps of the same velocity away from q_k), so
+//   J(q_k) = (J(c_{k−1}) + J(c_k))/2 + O(h²),   u_0 = (J(c_{k−1}) ν_k + J(c_k) ν_k)/2,
+// with J(c_{k−1}) rebuilt from the frame and lever arms the contact memory keeps. A point without
+// memory (or whose normal turned by more than kMemoryCos) uses J(c_k) ν_k.
 #include <coulomb/contact/kinematics.hpp>
-#include <coulomb/dynamics/rigid_body.hpp>
+
+#include <algorithm>
 
 #include "stages/stages.hpp"
 
@@ -8,11 +19,31 @@ namespace coulomb::stages {
 
 namespace {
 
-// Relative velocity (N, T1, T2) of a point from its Jacobians and the two bodies' twists.
-Vec3 relative_velocity(const Jacobian36& H1, const Jacobian36& H2, const Vec3& v1, const Vec3& w1,
-                       const Vec3& v2, const Vec3& w2) {
-  return H2.leftCols<3>() * v2 + H2.rightCols<3>() * w2 - H1.leftCols<3>() * v1 -
-         H1.rightCols<3>() * w1;
+// Normals of a point's memory and of its new frame must agree this well to interpolate the
+// Jacobian (cos 8°): smooth motion turns a normal by O(h ω) per step; more is a feature switch.
+constexpr double kMemoryCos = 0.99;
+
+// (N, T1, T2, ωn, ωt1, ωt2) of body 2 relative to body 1 at a point with lever arms r1, r2 (point
+// minus centre of mass) in the frame (n, t1, t2).
+Vec6 relative_velocity(const Vec3& n, const Vec3& t1, const Vec3& t2, const Vec3& r1,
+                       const Vec3& r2, const Vec3& v1, const Vec3& w1, const Vec3& v2,
+                       const Vec3& w2) {
+  const Vec3 v = (v2 + w2.cross(r2)) - (v1 + w1.cross(r1));
+  const Vec3 w = w2 - w1;
+  Vec6 u;
+  u << v.dot(n), v.dot(t1), v.dot(t2), w.dot(n), w.dot(t1), w.dot(t2);
+  return u;
+}
+
+// Index of the memory of point c in the sorted contact memory, or -1.
+std::int32_t find_memory(const State& state, const ContactPoint& c) {
+  const ContactKey key{c.shape1, c.shape2, c.feature};
+  const auto it =
+      std::lower_bound(state.contacts.begin(), state.contacts.end(), key,
+                       [](const ContactMemory& m, const ContactKey& k) { return m.key < k; });
+  return it != state.contacts.end() && it->key == key
+             ? static_cast<std::int32_t>(it - state.contacts.begin())
+             : -1;
 }
 
 }  // namespace
@@ -20,52 +51,72 @@ Vec3 relative_velocity(const Jacobian36& H1, const Jacobian36& H2, const Vec3& v
 void kinematics(const Model& model, const State& state, Workspace& ws) {
   const double h = model.time_step;
   const double theta = model.solver.theta;
-  const std::size_t nbodies = model.bodies.size();
+  const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
+  const bool siconos_rule = !midpoint && model.solver.active_set == "siconos";
 
-  // Free motion: gravity on the centre of mass; Euler's equations with the θ-method in the body
-  // frame (implicit midpoint for θ = 1/2, which conserves energy and angular momentum).
-  for (std::size_t b = 0; b < nbodies; ++b) {
-    const Body& body = model.bodies[b];
-    if (body.fixed) {
-      ws.v_free[b].setZero();
-      ws.w_free[b].setZero();
-      ws.omega_free_B[b].setZero();
-      ws.inv_inertia_W[b].setZero();
-      continue;
-    }
-    const Mat3 R = state.q_WB[b].toRotationMatrix();
-    ws.v_free[b] = state.v_WC[b] + h * model.gravity;
-    const Vec3 omega0_B = R.transpose() * state.w_W[b];
-    ws.omega_free_B[b] = free_angular_velocity_B(body.inertia_B, ws.inv_inertia_B[b], omega0_B,
-                                                 Vec3::Zero(), h, theta);
-    ws.w_free[b] = R * ws.omega_free_B[b];
-    ws.inv_inertia_W[b] = R * ws.inv_inertia_B[b] * R.transpose();
-  }
-
-  // Per point: Jacobians, velocity at the start and free velocity, and the active-set rule.
   const std::size_t npoints = ws.points.size();
+  ws.memory_of_point.resize(npoints);
+  ws.moving.resize(npoints);
   ws.H1.resize(npoints);
   ws.H2.resize(npoints);
-  ws.u_start.resize(npoints);
+  ws.u_pre.resize(npoints);
+  ws.u_zero.resize(npoints);
   ws.active_of_point.resize(npoints);
   ws.active.clear();
-  const bool siconos_rule = model.solver.active_set == "siconos";
   for (std::size_t k = 0; k < npoints; ++k) {
-    const ContactPoint& c = ws.points[k];
+    ContactPoint& c = ws.points[k];
     const int b1 = c.body1, b2 = c.body2;
-    contact_jacobians(c, state.x_WC[b1], state.x_WC[b2], ws.H1[k], ws.H2[k]);
-    ws.u_start[k] = relative_velocity(ws.H1[k], ws.H2[k], state.v_WC[b1], state.w_W[b1],
-                                      state.v_WC[b2], state.w_W[b2]);
+    const std::int32_t m = find_memory(state, c);
+    ws.memory_of_point[k] = m;
+    const ContactMemory* memory = m >= 0 ? &state.contacts[static_cast<std::size_t>(m)] : nullptr;
+    bool interpolate = midpoint && memory && memory->n_W.dot(c.n_W) >= kMemoryCos;
+    ws.moving[k] = midpoint && memory && memory->moving ? 1 : 0;
+    // Midpoint scheme: the tangents of a remembered point are carried over from the last step
+    // (the last t1 projected on the new tangent plane), so that the two Jacobians averaged below,
+    // and the warm-start impulses, refer to the same directions.
+    if (interpolate) {
+      const Vec3 t = memory->t1_W - memory->t1_W.dot(c.n_W) * c.n_W;
+      const double norm = t.norm();
+      if (norm > 0.5) {
+        c.t1_W = t / norm;
+        c.t2_W = c.n_W.cross(c.t1_W);
+      } else {
+        interpolate = false;
+      }
+    }
+    contact_jacobians(c, ws.x_c[b1], ws.x_c[b2], ws.H1[k], ws.H2[k]);
+
+    // Velocities before the impulses at the contact configuration (u_c), at the start (u_0), and
+    // the free velocity (no contact) at the end of the step.
+    const Vec3 I = c.point();
+    const Vec3 r1 = I - ws.x_c[b1], r2 = I - ws.x_c[b2];
+    ws.u_pre[k] = relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, state.v_WC[b1], ws.w_pre[b1],
+                                    state.v_WC[b2], ws.w_pre[b2]);
+    ws.u_zero[k] = relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, state.v_WC[b1],
+                                     state.w_W[b1], state.v_WC[b2], state.w_W[b2]);
+    if (interpolate) {
+      const Vec6 u_last = relative_velocity(memory->n_W, memory->t1_W, memory->t2_W, memory->r1_W,
+                                            memory->r2_W, state.v_WC[b1], state.w_W[b1],
+                                            state.v_WC[b2], state.w_W[b2]);
+      ws.u_zero[k] = 0.5 * (ws.u_zero[k] + u_last);
+    }
+    const double un_free =
+        relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, ws.v_free[b1], ws.w_free[b1],
+                          ws.v_free[b2], ws.w_free[b2])(0);
+
+    // Active set: the gap at the end of the step if no contact acted.
     double predicted_gap;
-    if (siconos_rule) {
+    if (midpoint) {
+      // g(c_k) + (h/2) u_N,free + (h/4)(u_c − u_0)_N: the last term is the second-order part
+      // (h²/8) d(J ν)/dt of the gap over the half step, from the Jacobian's change.
+      predicted_gap = c.gap + 0.5 * h * un_free + 0.25 * h * (ws.u_pre[k](0) - ws.u_zero[k](0)) -
+                      model.solver.activation_distance;
+    } else if (siconos_rule) {
       // Siconos' rule (γ = 1/2): g + (h/2) ġ_k.
-      predicted_gap = c.gap + 0.5 * h * ws.u_start[k].x();
+      predicted_gap = c.gap + 0.5 * h * ws.u_zero[k](0);
     } else {
-      // End-of-step gap if no contact acted: g + h (θ ġ_free + (1 − θ) ġ_k).
-      const double un_free = relative_velocity(ws.H1[k], ws.H2[k], ws.v_free[b1], ws.w_free[b1],
-                                               ws.v_free[b2], ws.w_free[b2])
-                                 .x();
-      predicted_gap = c.gap + h * (theta * un_free + (1.0 - theta) * ws.u_start[k].x()) -
+      // End-of-step gap of the θ-method: g + h (θ ġ_free + (1 − θ) ġ_k).
+      predicted_gap = c.gap + h * (theta * un_free + (1.0 - theta) * ws.u_zero[k](0)) -
                       model.solver.activation_distance;
     }
     if (predicted_gap <= 0.0) {

@@ -1,4 +1,4 @@
-// Stage 2: contact points of the candidate pairs.
+// Stage 3: contact points of the candidate pairs at the contact configuration.
 #include <coulomb/collision/narrowphase.hpp>
 
 #include "stages/stages.hpp"

@@ -1,4 +1,14 @@
-// Stage 5: the frictional contact solve, warm-started from the contact memory of the last step.
+// Stage 6: the frictional contact solve, warm-started from the contact memory of the last step.
+//
+// Midpoint scheme, stopping contacts: a contact that kept moving (sliding, spinning, rolling) has
+// its tangential and angular rows at the middle of the step (ξ = u⁺ + u_c, assemble.cpp). In the
+// step where such a motion stops, the mean velocity of the step would carry it through zero and
+// leave the end velocity reversed (the one-step overshoot of the midpoint rule at a
+// discontinuity of the friction force). So, after the solve, every moving contact whose end
+// velocity points against its start velocity in a row group (slip; spin; rolling) takes Moreau's
+// law at the end of the step for that step (ξ = u⁺ + shift: a stop is exact, as in Moreau–Jean),
+// and the problem is solved again from the answer found. Contacts only ever switch from the
+// midpoint rows to the end rows, so this ends after at most one pass per contact.
 #include <coulomb/nonsmooth/prox.hpp>
 
 #include <algorithm>
@@ -6,6 +16,57 @@
 #include "stages/stages.hpp"
 
 namespace coulomb::stages {
+
+namespace {
+
+// The row groups of the law's velocity whose reversal means a stop: slip (T1, T2), spin (ωn),
+// rolling (ωt1, ωt2). `start` is u_0, `end` the end-of-step velocity ξ − u_0 (rows with E = 1).
+bool reverses(const Vec6& start, const Vec6& end, int rows) {
+  auto group = [&](int first, int count) {
+    if (first + count > rows) return false;
+    const double s = start.segment(first, count).norm();
+    return s > kStickVelocity &&
+           start.segment(first, count).dot(end.segment(first, count)) < 0.0;
+  };
+  return group(1, 2) || group(3, 1) || group(4, 2);
+}
+
+template <int D, typename Problem, typename VecD>
+SolverResult solve_stopping(const Model& model, Workspace& ws, Problem& problem,
+                            std::vector<VecD>& r, std::vector<VecD>& u, const SolverOptions& options,
+                            SolverKind kind) {
+  auto run = [&] {
+    if constexpr (D == 6)
+      return solve6(problem, r, u, options, ws.solver6);
+    else
+      return coulomb::solve(problem, r, u, options, ws.solver, kind);
+  };
+  SolverResult result = run();
+  if (model.solver.scheme != TimeScheme::midpoint) return result;
+  const std::size_t nactive = ws.active.size();
+  for (std::size_t pass = 0; pass < nactive; ++pass) {
+    bool changed = false;
+    for (std::size_t i = 0; i < nactive; ++i) {
+      const int k = ws.active[i];
+      if (!ws.moving[k]) continue;
+      Vec6 xi = Vec6::Zero();
+      xi.template head<D>() = u[i];
+      const Vec6& u0 = ws.u_zero[k];
+      if (!reverses(u0, xi - u0, D)) continue;
+      // Rows 1.. from the middle of the step to its end: ξ loses u_0 there.
+      ws.moving[k] = 0;
+      problem.q[i].template tail<D - 1>() -= u0.template segment<D - 1>(1);
+      changed = true;
+    }
+    if (!changed) break;
+    const int iterations = result.iterations;
+    result = run();
+    result.iterations += iterations;
+  }
+  return result;
+}
+
+}  // namespace
 
 void solve(const Model& model, const State& /*state*/, Workspace& ws) {
   const std::size_t nactive = ws.active.size();
@@ -30,12 +91,11 @@ void solve(const Model& model, const State& /*state*/, Workspace& ws) {
   const SolverKind kind = model.solver.name == "nsgs"   ? SolverKind::nsgs
                           : model.solver.name == "prox" ? SolverKind::prox
                                                         : SolverKind::automatic;
-  if (ws.use_moments) {
-    // Six unknowns per contact (moment laws): Gauss–Seidel with the exact local solve.
-    ws.report.solver = solve6(ws.problem6, ws.r6, ws.u6, options, ws.solver6);
-    return;
-  }
-  ws.report.solver = coulomb::solve(ws.problem, ws.r, ws.u, options, ws.solver, kind);
+  // Six unknowns per contact (moment laws): Gauss–Seidel with the exact local solve.
+  ws.report.solver =
+      ws.use_moments
+          ? solve_stopping<6>(model, ws, ws.problem6, ws.r6, ws.u6, options, kind)
+          : solve_stopping<3>(model, ws, ws.problem, ws.r, ws.u, options, kind);
 }
 
 }  // namespace coulomb::stages

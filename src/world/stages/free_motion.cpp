@@ -1,0 +1,54 @@
+// Stage 1: free motion. Where the step evaluates its contacts (the contact configuration), the
+// velocities before the contact impulses there, and the free velocities (gravity, no contact).
+//
+// Midpoint scheme (docs/nonsmooth.md):
+//   x_c = x_k + (h/2) v_k,   (R_c, Π_c) = torque-free half step from (R_k, Π_k)   [drift]
+//   L_k = R_k I_B Ω_k (world angular momentum, unchanged by the drift),
+//   ω_pre = I_c⁻¹ L_k with I_c⁻¹ = R_c I_B⁻¹ R_cᵀ (the inertia at the pose where it is used),
+//   v_free = v_k + h g,  ω_free = ω_pre.
+// Moreau–Jean: the contact configuration is the start (x_c = x_k, R_c = R_k), ω_pre = ω_k.
+#include <coulomb/dynamics/rigid_body.hpp>
+
+#include "stages/stages.hpp"
+
+namespace coulomb::stages {
+
+void free_motion(const Model& model, const State& state, Workspace& ws) {
+  const double h = model.time_step;
+  const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
+  const std::size_t nbodies = model.bodies.size();
+  for (std::size_t b = 0; b < nbodies; ++b) {
+    const Body& body = model.bodies[b];
+    if (body.fixed) {
+      ws.x_c[b] = state.x_WC[b];
+      ws.q_c[b] = state.q_WB[b];
+      ws.L_start[b].setZero();
+      ws.w_pre[b].setZero();
+      ws.v_free[b].setZero();
+      ws.w_free[b].setZero();
+      ws.inv_inertia_W[b].setZero();
+      continue;
+    }
+    const Mat3 R0 = state.q_WB[b].toRotationMatrix();
+    const Vec3 omega0_B = R0.transpose() * state.w_W[b];
+    ws.L_start[b] = R0 * (body.inertia_B * omega0_B);
+    Vec3 omega_c_B = omega0_B;
+    if (midpoint) {
+      ws.x_c[b] = state.x_WC[b] + (0.5 * h) * state.v_WC[b];
+      const FreeRotation drift =
+          rotate_free(state.q_WB[b], body.inertia_B, ws.inv_inertia_B[b], omega0_B, 0.5 * h, 0.5);
+      ws.q_c[b] = drift.q_WB;
+      omega_c_B = drift.omega_B;
+    } else {
+      ws.x_c[b] = state.x_WC[b];
+      ws.q_c[b] = state.q_WB[b];
+    }
+    const Mat3 Rc = ws.q_c[b].toRotationMatrix();
+    ws.inv_inertia_W[b] = Rc * ws.inv_inertia_B[b] * Rc.transpose();
+    ws.w_pre[b] = Rc * omega_c_B;
+    ws.v_free[b] = state.v_WC[b] + h * model.gravity;
+    ws.w_free[b] = ws.w_pre[b];
+  }
+}
+
+}  // namespace coulomb::stages
