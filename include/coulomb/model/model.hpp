@@ -90,7 +90,7 @@ enum class TimeScheme : std::uint8_t {
 /// Solver settings of the nonsmooth formulation (scene key `solver`).
 struct SolverSettings {
   TimeScheme scheme = TimeScheme::midpoint;  ///< time-stepping scheme
-  std::string formulation = "nonsmooth";  ///< nonsmooth | compliant
+  std::string formulation = "nonsmooth";     ///< nonsmooth | compliant
   /// Contact solver: "nsgs" (Gauss–Seidel), "prox" (proximal point + semismooth Newton), or
   /// "auto" (NSGS, handing over to PROX when it stalls; default).
   std::string name = "auto";

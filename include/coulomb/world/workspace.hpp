@@ -49,11 +49,11 @@ enum class StateQuantity : std::uint8_t { none, position, orientation, velocity,
 
 /// What one step reports.
 struct StepReport {
-  int candidate_pairs = 0;  ///< broadphase pairs
-  int contact_points = 0;   ///< narrowphase points within the margin
-  int active_contacts = 0;  ///< contacts in the contact problem
-  SolverResult solver;      ///< of this step's solve (iterations 0 if no active contact)
-  bool finite = true;       ///< false if the state became non-finite
+  int candidate_pairs = 0;   ///< broadphase pairs
+  int contact_points = 0;    ///< narrowphase points within the margin
+  int active_contacts = 0;   ///< contacts in the contact problem
+  SolverResult solver;       ///< of this step's solve (iterations 0 if no active contact)
+  bool finite = true;        ///< false if the state became non-finite
   int non_finite_body = -1;  ///< the first body whose state is not finite (-1: none)
   StateQuantity non_finite_quantity = StateQuantity::none;  ///< and which of its quantities
   /// Position stage: deepest predicted end-of-step penetration before the correction [m] (0 if
@@ -79,7 +79,7 @@ struct Workspace {
   std::vector<ShapePair> pairs;  ///< (npairs) broadphase output
 
   // Narrowphase output and per-point kinematics (npoints), at the contact configuration.
-  std::vector<ContactPoint> points;  ///< (npoints)
+  std::vector<ContactPoint> points;           ///< (npoints)
   std::vector<std::int32_t> memory_of_point;  ///< (npoints) index in State::contacts or -1
   /// (npoints) 1 when the point's memory says it was moving (sliding, spinning, rolling) at the
   /// last step: the midpoint scheme then puts the tangential and angular rows of the law at the

@@ -50,7 +50,8 @@ int solve_positions(const Problem& p, const std::vector<double>& gap, double tol
       if (!(w_ii > 0.0)) continue;  // both bodies fixed
       double g = gap[i];
       for (std::int32_t e = p.row_start[i]; e < p.row_start[i + 1]; ++e)
-        g += p.blocks[static_cast<std::size_t>(e)](0, 0) * kappa[static_cast<std::size_t>(p.col[e])];
+        g +=
+            p.blocks[static_cast<std::size_t>(e)](0, 0) * kappa[static_cast<std::size_t>(p.col[e])];
       kappa[i] = std::max(0.0, kappa[i] - g / w_ii);
     }
     // The deepest penetration left.
@@ -58,7 +59,8 @@ int solve_positions(const Problem& p, const std::vector<double>& gap, double tol
     for (std::size_t i = 0; i < n; ++i) {
       double g = gap[i];
       for (std::int32_t e = p.row_start[i]; e < p.row_start[i + 1]; ++e)
-        g += p.blocks[static_cast<std::size_t>(e)](0, 0) * kappa[static_cast<std::size_t>(p.col[e])];
+        g +=
+            p.blocks[static_cast<std::size_t>(e)](0, 0) * kappa[static_cast<std::size_t>(p.col[e])];
       if (p.blocks[static_cast<std::size_t>(p.diag[i])](0, 0) > 0.0) left = std::max(left, -g);
     }
     if (left <= 1e-3 * tolerance) break;
@@ -88,10 +90,11 @@ void correct(const Model& model, State& state, Workspace& ws) {
 
   // The multipliers κ, then the displacement of every body.
   double left = 0.0;
-  report.correction_sweeps =
-      ws.use_moments
-          ? solve_positions(ws.problem6, ws.end_gap, model.solver.position_tolerance, ws.kappa, left)
-          : solve_positions(ws.problem, ws.end_gap, model.solver.position_tolerance, ws.kappa, left);
+  report.correction_sweeps = ws.use_moments
+                                 ? solve_positions(ws.problem6, ws.end_gap,
+                                                   model.solver.position_tolerance, ws.kappa, left)
+                                 : solve_positions(ws.problem, ws.end_gap,
+                                                   model.solver.position_tolerance, ws.kappa, left);
   report.penetration_left = left;
   const std::size_t nbodies = model.bodies.size();
   ws.dx.assign(nbodies, Vec3::Zero());

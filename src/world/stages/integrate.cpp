@@ -94,9 +94,9 @@ void integrate(const Model& model, State& state, Workspace& ws) {
     // half step), from the start for Moreau–Jean (whole step).
     const Quat q_from = midpoint ? ws.q_c[b] : state.q_WB[b];
     const Vec3 omega_from_B = ws.inv_inertia_B[b] * (q_from.conjugate() * ws.L_end[b]);
-    const FreeRotation drift = rotate_free(q_from, body.inertia_B, ws.inv_inertia_B[b],
-                                           omega_from_B, midpoint ? 0.5 * h : h,
-                                           midpoint ? 0.5 : theta);
+    const FreeRotation drift =
+        rotate_free(q_from, body.inertia_B, ws.inv_inertia_B[b], omega_from_B,
+                    midpoint ? 0.5 * h : h, midpoint ? 0.5 : theta);
     if (midpoint)
       state.x_WC[b] = ws.x_c[b] + (0.5 * h) * v1;
     else
@@ -106,10 +106,10 @@ void integrate(const Model& model, State& state, Workspace& ws) {
     state.w_W[b] = drift.q_WB * drift.omega_B;
 
     if (ws.report.finite) {
-      const StateQuantity bad = !finite(state.x_WC[b])            ? StateQuantity::position
-                                : !std::isfinite(state.q_WB[b].w()) ||
-                                        !finite(state.q_WB[b].vec()) ? StateQuantity::orientation
-                                : !finite(v1)                       ? StateQuantity::velocity
+      const StateQuantity bad = !finite(state.x_WC[b]) ? StateQuantity::position
+                                : !std::isfinite(state.q_WB[b].w()) || !finite(state.q_WB[b].vec())
+                                    ? StateQuantity::orientation
+                                : !finite(v1)           ? StateQuantity::velocity
                                 : !finite(state.w_W[b]) ? StateQuantity::angular_velocity
                                                         : StateQuantity::none;
       if (bad != StateQuantity::none) {
@@ -180,9 +180,9 @@ void integrate(const Model& model, State& state, Workspace& ws) {
                                               : ContactStatus::sliding;
       // Gap at the end of the step, linearised at c (the same rule as the active set, with the
       // velocity after the impulses).
-      ws.end_gap[i] = midpoint ? c.gap + 0.5 * h * u_post.x() +
-                                     0.25 * h * (ws.u_pre[k](0) - ws.u_zero[k](0))
-                               : c.gap + h * (theta * u_post.x() + (1.0 - theta) * ws.u_zero[k](0));
+      ws.end_gap[i] =
+          midpoint ? c.gap + 0.5 * h * u_post.x() + 0.25 * h * (ws.u_pre[k](0) - ws.u_zero[k](0))
+                   : c.gap + h * (theta * u_post.x() + (1.0 - theta) * ws.u_zero[k](0));
     }
     const Vec3 I = c.point();
     ContactMemory memory;

@@ -92,17 +92,16 @@ void kinematics(const Model& model, const State& state, Workspace& ws) {
     const Vec3 r1 = I - ws.x_c[b1], r2 = I - ws.x_c[b2];
     ws.u_pre[k] = relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, state.v_WC[b1], ws.w_pre[b1],
                                     state.v_WC[b2], ws.w_pre[b2]);
-    ws.u_zero[k] = relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, state.v_WC[b1],
-                                     state.w_W[b1], state.v_WC[b2], state.w_W[b2]);
+    ws.u_zero[k] = relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, state.v_WC[b1], state.w_W[b1],
+                                     state.v_WC[b2], state.w_W[b2]);
     if (interpolate) {
-      const Vec6 u_last = relative_velocity(memory->n_W, memory->t1_W, memory->t2_W, memory->r1_W,
-                                            memory->r2_W, state.v_WC[b1], state.w_W[b1],
-                                            state.v_WC[b2], state.w_W[b2]);
+      const Vec6 u_last =
+          relative_velocity(memory->n_W, memory->t1_W, memory->t2_W, memory->r1_W, memory->r2_W,
+                            state.v_WC[b1], state.w_W[b1], state.v_WC[b2], state.w_W[b2]);
       ws.u_zero[k] = 0.5 * (ws.u_zero[k] + u_last);
     }
-    const double un_free =
-        relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, ws.v_free[b1], ws.w_free[b1],
-                          ws.v_free[b2], ws.w_free[b2])(0);
+    const double un_free = relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, ws.v_free[b1],
+                                             ws.w_free[b1], ws.v_free[b2], ws.w_free[b2])(0);
 
     // Active set: the gap at the end of the step if no contact acted.
     double predicted_gap;

@@ -25,16 +25,15 @@ bool reverses(const Vec6& start, const Vec6& end, int rows) {
   auto group = [&](int first, int count) {
     if (first + count > rows) return false;
     const double s = start.segment(first, count).norm();
-    return s > kStickVelocity &&
-           start.segment(first, count).dot(end.segment(first, count)) < 0.0;
+    return s > kStickVelocity && start.segment(first, count).dot(end.segment(first, count)) < 0.0;
   };
   return group(1, 2) || group(3, 1) || group(4, 2);
 }
 
 template <int D, typename Problem, typename VecD>
 SolverResult solve_stopping(const Model& model, Workspace& ws, Problem& problem,
-                            std::vector<VecD>& r, std::vector<VecD>& u, const SolverOptions& options,
-                            SolverKind kind) {
+                            std::vector<VecD>& r, std::vector<VecD>& u,
+                            const SolverOptions& options, SolverKind kind) {
   auto run = [&] {
     if constexpr (D == 6)
       return solve6(problem, r, u, options, ws.solver6);
@@ -92,10 +91,9 @@ void solve(const Model& model, const State& /*state*/, Workspace& ws) {
                           : model.solver.name == "prox" ? SolverKind::prox
                                                         : SolverKind::automatic;
   // Six unknowns per contact (moment laws): Gauss–Seidel with the exact local solve.
-  ws.report.solver =
-      ws.use_moments
-          ? solve_stopping<6>(model, ws, ws.problem6, ws.r6, ws.u6, options, kind)
-          : solve_stopping<3>(model, ws, ws.problem, ws.r, ws.u, options, kind);
+  ws.report.solver = ws.use_moments
+                         ? solve_stopping<6>(model, ws, ws.problem6, ws.r6, ws.u6, options, kind)
+                         : solve_stopping<3>(model, ws, ws.problem, ws.r, ws.u, options, kind);
 }
 
 }  // namespace coulomb::stages

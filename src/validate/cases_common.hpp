@@ -1,0 +1,83 @@
+#pragma once
+// Internal to the validation module: what every case file uses to load, edit and step a scene of
+// scenes/validation/, and the registries of case functions defined outside cases.cpp.
+#include <coulomb/scene/scene.hpp>
+#include <coulomb/validate/validate.hpp>
+#include <coulomb/world/world.hpp>
+
+#include <fmt/format.h>
+
+#include <numbers>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace coulomb::validate {
+
+inline constexpr double kPi = std::numbers::pi;
+
+// A scene being stepped: model, state and workspace.
+struct Sim {
+  Scene scene;
+  Workspace ws;
+  Model& model() { return scene.model; }
+  State& state() { return scene.state; }
+};
+
+inline Sim load(const std::string& file) {
+  Sim s{load_scene_text(validation_scene_text(file), "scenes/validation/" + file), {}};
+  prepare(s.scene.model, s.ws);
+  return s;
+}
+
+// Steps to time `end` [s], calling after(report) after every step; a non-finite state throws.
+template <class After>
+void run_to(Sim& s, double end, After&& after) {
+  const double h = s.model().time_step;
+  while (s.state().time < end - 0.5 * h) {
+    const StepReport& r = step(s.model(), s.state(), s.ws);
+    if (!r.finite)
+      throw std::runtime_error(
+          fmt::format("the state became non-finite at t = {} s", s.state().time));
+    after(r);
+  }
+}
+
+inline int body(const Model& model, const std::string& name) {
+  const int b = model.body_index(name);
+  if (b < 0) throw std::runtime_error(fmt::format("the scene has no body '{}'", name));
+  return b;
+}
+
+inline double friction_mu(const Model& model) {
+  if (model.contacts.empty()) throw std::runtime_error("the scene has no contact specification");
+  return model.contacts.front().friction.get("mu", std::nan(""));
+}
+
+// One step that must converge: the moment-law cases compare exact solves with closed forms, so a
+// step the solver leaves unconverged makes the case fail with where it happened.
+inline const StepReport& step_converged(Sim& s) {
+  const StepReport& r = step(s.model(), s.state(), s.ws);
+  if (!r.finite)
+    throw std::runtime_error(
+        fmt::format("the state became non-finite at t = {} s", s.state().time));
+  if (r.solver.status != SolverStatus::converged)
+    throw std::runtime_error(
+        fmt::format("the solver did not converge in the step ending at t = {} s", s.state().time));
+  return r;
+}
+
+// A scene edited before it is prepared (another model option, a time step, a tilt).
+template <class Edit>
+Sim load_edited(const std::string& file, Edit&& edit) {
+  Sim s{load_scene_text(validation_scene_text(file), "scenes/validation/" + file), {}};
+  edit(s.scene);
+  prepare(s.scene.model, s.ws);
+  return s;
+}
+
+/// The 3-D motion cases (cases_motion.cpp): rotation, rolling on curved bodies, the position
+/// stage, orders of convergence.
+[[nodiscard]] std::vector<Case> motion_cases();
+
+}  // namespace coulomb::validate
