@@ -33,9 +33,7 @@ class Simulation {
     for (long i = 0; i < n; ++i) {
       const StepReport& r = coulomb::step(scene_.model, scene_.state, ws_);
       if (r.active_contacts > 0) stats_.add(r.solver, scene_.state.time);
-      if (!r.finite)
-        throw std::runtime_error(
-            "the state became non-finite at t = " + std::to_string(scene_.state.time) + " s");
+      if (!r.finite) throw std::runtime_error(non_finite_message(scene_.model, scene_.state, r));
     }
     stepped_ = true;
   }

@@ -97,7 +97,8 @@ def test_energy_splits_dissipation_by_kind():
     e = sim.energy()
     # The slide dissipates by friction only (no impact); the kinds add up to the total.
     assert e["friction"] == pytest.approx(e["dissipated"], rel=1e-12)
-    assert e["normal"] + e["friction"] + e["rolling"] + e["pivoting"] == pytest.approx(e["dissipated"], rel=1e-12)
+    assert e["normal"] + e["friction"] + e["rolling"] + e["pivoting"] + e["correction"] == pytest.approx(
+        e["dissipated"], rel=1e-12)
     assert e["dissipated"] > 0
 
 

@@ -77,6 +77,13 @@ int run_command(const RunArgs& args) {
   ProgressBar bar(!args.quiet);
   options.progress = [&bar](double f) { bar.update(f); };
   const coulomb::RunResult result = coulomb::run(scene.model, scene.state, options);
+  for (const coulomb::Overlap& o : result.initial_overlaps)
+    fmt::print(stderr,
+               "coulomb: warning: bodies '{}' and '{}' overlap by {:.3g} m at the start; {}\n",
+               scene.model.bodies[o.body1].name, scene.model.bodies[o.body2].name, o.depth,
+               scene.model.solver.position_correction
+                   ? "the position stage moves them apart"
+                   : "nothing moves them apart (solver.position_correction is off)");
   if (!args.quiet) {
     const auto& st = result.solver;
     fmt::print("coulomb {}: scene '{}', {} steps of {} s to t = {} s in {:.3f} s\n",
@@ -98,9 +105,7 @@ int run_command(const RunArgs& args) {
         result.output_directory);
   }
   if (!result.finite) {
-    fmt::print(stderr,
-               "error: the state became non-finite at t = {} s; outputs hold the run up to there\n",
-               scene.state.time);
+    fmt::print(stderr, "error: {}; outputs hold the run up to there\n", result.non_finite);
     return 1;
   }
   return 0;

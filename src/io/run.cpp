@@ -34,6 +34,10 @@ void SolverStatistics::add(const SolverResult& r, double time) {
 
 namespace {
 
+// Overlaps at the start deeper than this are reported (shallower ones are the round-off of bodies
+// placed in contact) [m].
+constexpr double kOverlapWarningDepth = 1e-6;
+
 // Decides the output times: every K steps, or the step nearest each multiple of S seconds.
 class OutputClock {
  public:
@@ -121,6 +125,7 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
   j["steps"] = result.steps;
   j["wall_time_s"] = result.wall_time_s;
   j["finite"] = result.finite;
+  if (!result.finite) j["non_finite"] = result.non_finite;
   json stages = json::object();
   for (std::size_t s = 0; s < kStageCount; ++s)
     stages[std::string(stage_name(static_cast<Stage>(s)))] = ws.profile.seconds[s];
@@ -141,13 +146,10 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
   json by_kind = json::object();
   for (std::size_t k = 0; k < kEnergyKindCount; ++k)
     by_kind[kEnergyKindNames[k]] = state.dissipated_by_kind[k];
-  j["energy"] = {{"kinetic", e.kinetic},
-                 {"potential", e.potential},
-                 {"dissipated", state.dissipated},
-                 {"dissipated_by_kind", by_kind},
-                 {"total", total},
-                 {"initial_total", initial_total},
-                 {"drift", total - initial_total}};
+  j["energy"] = {
+      {"kinetic", e.kinetic},          {"potential", e.potential}, {"dissipated", state.dissipated},
+      {"dissipated_by_kind", by_kind}, {"total", total},           {"initial_total", initial_total},
+      {"drift", total - initial_total}};
   json bodies = json::array();
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const Quat& q = state.q_WB[b];
@@ -169,6 +171,7 @@ RunResult run(const Model& model, State& state, const RunOptions& options) {
   RunResult result;
   Workspace ws;
   prepare(model, ws);
+  result.initial_overlaps = find_overlaps(model, state, kOverlapWarningDepth);
 
   if (!options.dump_problems_directory.empty()) {
     std::error_code ec;
@@ -210,6 +213,7 @@ RunResult run(const Model& model, State& state, const RunOptions& options) {
       dump_problem(options.dump_problems_directory, state, ws);
     if (!report.finite) {
       result.finite = false;
+      result.non_finite = non_finite_message(model, state, report);
       if (writer) output(true);
       break;
     }

@@ -36,9 +36,7 @@ void run_to(Sim& s, double end, After&& after) {
   const double h = s.model().time_step;
   while (s.state().time < end - 0.5 * h) {
     const StepReport& r = step(s.model(), s.state(), s.ws);
-    if (!r.finite)
-      throw std::runtime_error(
-          fmt::format("the state became non-finite at t = {} s", s.state().time));
+    if (!r.finite) throw std::runtime_error(non_finite_message(s.model(), s.state(), r));
     after(r);
   }
 }
@@ -58,9 +56,7 @@ inline double friction_mu(const Model& model) {
 // step the solver leaves unconverged makes the case fail with where it happened.
 inline const StepReport& step_converged(Sim& s) {
   const StepReport& r = step(s.model(), s.state(), s.ws);
-  if (!r.finite)
-    throw std::runtime_error(
-        fmt::format("the state became non-finite at t = {} s", s.state().time));
+  if (!r.finite) throw std::runtime_error(non_finite_message(s.model(), s.state(), r));
   if (r.solver.status != SolverStatus::converged)
     throw std::runtime_error(
         fmt::format("the solver did not converge in the step ending at t = {} s", s.state().time));

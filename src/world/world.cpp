@@ -1,8 +1,11 @@
 // The step pipeline: an ordered list of named, timed stages (see stages/stages.hpp).
 #include <coulomb/world/world.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
+#include <map>
 
 #include "stages/stages.hpp"
 
@@ -143,6 +146,35 @@ Energy energy(const Model& model, const State& state) {
 Pose body_pose(const Model& model, const State& state, int body) {
   const Quat& q = state.q_WB[body];
   return Pose{state.x_WC[body] - q * model.bodies[body].com_B, q};
+}
+
+std::string non_finite_message(const Model& model, const State& state, const StepReport& report) {
+  const int b = report.non_finite_body;
+  const std::string who = b >= 0 && b < static_cast<int>(model.bodies.size())
+                              ? fmt::format("body '{}'", model.bodies[b].name)
+                              : std::string("the state");
+  return fmt::format("{}: its {} is not finite at t = {} s (step {})", who,
+                     to_string(report.non_finite_quantity), state.time, state.step);
+}
+
+std::vector<Overlap> find_overlaps(const Model& model, const State& state, double min_depth) {
+  // The broadphase and narrowphase stages at the state's own configuration.
+  Workspace ws;
+  prepare(model, ws);
+  ws.x_c = state.x_WC;
+  ws.q_c = state.q_WB;
+  stages::broadphase(model, state, ws);
+  stages::narrowphase(model, state, ws);
+  std::map<std::pair<int, int>, double> deepest;
+  for (const ContactPoint& c : ws.points) {
+    if (!(-c.gap > min_depth)) continue;
+    const auto key = std::minmax(c.body1, c.body2);
+    double& d = deepest[{key.first, key.second}];
+    d = std::max(d, -c.gap);
+  }
+  std::vector<Overlap> out;
+  for (const auto& [pair, depth] : deepest) out.push_back({pair.first, pair.second, depth});
+  return out;
 }
 
 }  // namespace coulomb

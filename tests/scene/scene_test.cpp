@@ -122,6 +122,9 @@ TEST(Scene, DefaultsOfAMinimalScene) {
   EXPECT_EQ(m.solver.formulation, "nonsmooth");
   EXPECT_EQ(m.solver.active_set, "predicted");
   EXPECT_EQ(m.solver.theta, 0.5);
+  EXPECT_EQ(m.solver.scheme, TimeScheme::midpoint);
+  EXPECT_TRUE(m.solver.position_correction);
+  EXPECT_EQ(m.solver.position_tolerance, 1e-8);
   EXPECT_TRUE(m.materials.empty());
   EXPECT_TRUE(m.contacts.empty());
   EXPECT_EQ(m.bodies[0].material, -1);
@@ -133,6 +136,33 @@ TEST(Scene, DefaultsOfAMinimalScene) {
   EXPECT_EQ(&m.contact_spec(0, 0), &m.default_contact);
   EXPECT_EQ(s.state.q_WB[0].coeffs(), Quat::Identity().coeffs());
   EXPECT_EQ(s.state.x_WC[0], Vec3::Zero());
+}
+
+// The time-stepping scheme and the position stage: Moreau–Jean turns the position stage off
+// unless the scene asks for it (it reproduces Siconos' scheme), the midpoint scheme keeps it on.
+TEST(Scene, SchemeAndPositionStage) {
+  const char* body =
+      "bodies:\n"
+      "  - name: b\n"
+      "    shapes: [{type: sphere, radius: 1}]\n"
+      "    mass: 2\n";
+  Scene s =
+      load_scene_text(std::string("solver: {scheme: moreau_jean, theta: 0.7}\n") + body, "mj.yaml");
+  EXPECT_EQ(s.model.solver.scheme, TimeScheme::moreau_jean);
+  EXPECT_FALSE(s.model.solver.position_correction);
+  EXPECT_EQ(s.model.solver.theta, 0.7);
+  s = load_scene_text(
+      std::string("solver: {scheme: moreau_jean, position_correction: true, position_tolerance: "
+                  "1.0e-6, active_set: siconos}\n") +
+          body,
+      "mj2.yaml");
+  EXPECT_TRUE(s.model.solver.position_correction);
+  EXPECT_EQ(s.model.solver.position_tolerance, 1e-6);
+  EXPECT_EQ(s.model.solver.active_set, "siconos");
+  s = load_scene_text(
+      std::string("solver: {scheme: midpoint, position_correction: false}\n") + body, "mp.yaml");
+  EXPECT_EQ(s.model.solver.scheme, TimeScheme::midpoint);
+  EXPECT_FALSE(s.model.solver.position_correction);
 }
 
 // A box of uniform density: m = ρ 8 a b c, I_xx = m (b² + c²)/3 etc. (half extents a, b, c).

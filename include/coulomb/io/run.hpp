@@ -5,9 +5,11 @@
 #include <coulomb/model/model.hpp>
 #include <coulomb/model/state.hpp>
 #include <coulomb/world/workspace.hpp>
+#include <coulomb/world/world.hpp>
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace coulomb {
 
@@ -38,7 +40,11 @@ struct RunResult {
   std::int64_t steps = 0;
   double wall_time_s = 0.0;
   SolverStatistics solver;
-  bool finite = true;  ///< false: the run stopped on a non-finite state
+  bool finite = true;      ///< false: the run stopped on a non-finite state
+  std::string non_finite;  ///< then where: non_finite_message (body, quantity, time, step)
+  /// Bodies overlapping by more than 1e-6 m at the start (the position stage moves them apart
+  /// when solver.position_correction is on), for a warning.
+  std::vector<Overlap> initial_overlaps;
   std::string output_directory;
   std::string summary_json;
 };

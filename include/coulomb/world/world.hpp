@@ -1,8 +1,9 @@
 #pragma once
 /// @file
-/// The step pipeline of the nonsmooth formulation (Moreau–Jean time stepping):
+/// The step pipeline of the nonsmooth formulation (the midpoint scheme by default, or Moreau–Jean):
 ///
-///   broadphase → narrowphase → contact kinematics → contact problem (assemble) → solve → integrate
+///   free motion → broadphase → narrowphase → contact kinematics → contact problem (assemble)
+///   → solve → integrate → position correction
 ///
 /// Each stage is one function in src/world/stages/, timed into Workspace::profile.
 /// See docs/architecture.md and docs/nonsmooth.md for the scheme, its equations and its choices.
@@ -10,6 +11,9 @@
 #include <coulomb/model/model.hpp>
 #include <coulomb/model/state.hpp>
 #include <coulomb/world/workspace.hpp>
+
+#include <string>
+#include <vector>
 
 namespace coulomb {
 
@@ -30,5 +34,22 @@ struct Energy {
 
 /// World pose of a body's frame B (the state holds the centre of mass).
 [[nodiscard]] Pose body_pose(const Model& model, const State& state, int body);
+
+/// One line locating a non-finite step (report.finite false): "body 'NAME': its QUANTITY is not
+/// finite at t = T s (step N)".
+[[nodiscard]] std::string non_finite_message(const Model& model, const State& state,
+                                             const StepReport& report);
+
+/// Two bodies whose shapes overlap, and by how much.
+struct Overlap {
+  int body1 = -1;
+  int body2 = -1;
+  double depth = 0.0;  ///< deepest penetration between their shapes [m] (> 0)
+};
+/// The pairs of bodies whose shapes overlap by more than `min_depth` [m] in the state's
+/// configuration (the deepest point of each pair, pairs in body order). Allocates; for checks
+/// before a run (the position stage then moves them apart, see docs/nonsmooth.md).
+[[nodiscard]] std::vector<Overlap> find_overlaps(const Model& model, const State& state,
+                                                 double min_depth);
 
 }  // namespace coulomb
