@@ -34,6 +34,8 @@ const char* to_string(SolverStatus s) {
       return "max_time";
     case SolverStatus::stalled:
       return "stalled";
+    case SolverStatus::diverged:
+      return "diverged";
   }
   return "unknown";
 }

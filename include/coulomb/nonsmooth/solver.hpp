@@ -20,7 +20,12 @@ enum class SolverStatus : std::uint8_t {
   non_finite,      ///< a NaN or Inf appeared (bad input or breakdown)
   max_time,        ///< the wall-clock limit `max_time_s` was hit
   stalled,         ///< NSGS only, `stall_window` > 0: the error stopped decreasing (see below)
+  diverged,        ///< PROX only: an iterate's error grew kDivergenceFactor × above the start's
 };
+
+/// PROX stops with status `diverged` when an outer iterate's error exceeds this factor times the
+/// error of its start (three orders of magnitude): its answer is then the best iterate.
+inline constexpr double kDivergenceFactor = 1e3;
 
 [[nodiscard]] const char* to_string(SolverStatus s);
 
@@ -48,12 +53,27 @@ struct SolverOptions {
   double stall_factor = 0.5;  ///< in (0, 1)
 };
 
+/// What a solve returns besides r and u. Every solver returns the iterate of lowest true error
+/// among its start and the iterates whose error it evaluated, never a non-finite one when its
+/// start was finite: an answer is never worse than the start.
 struct SolverResult {
   SolverStatus status = SolverStatus::converged;
   int iterations = 0;
-  double error = 0.0;       ///< ‖r − P_K(r − u − [μ‖u_T‖,0,0])‖ / ‖q‖ at exit
+  double error = 0.0;  ///< ‖r − P_K(r − u − [μ‖u_T‖,0,0])‖ / ‖q‖ of the returned r
   double time_s = 0.0;      ///< wall time of the solve [s]
-  const char* method = "";  ///< what ran: "nsgs", "prox" or "nsgs+prox" (static string)
+  const char* method = "";  ///< what ran: "nsgs", "prox", "nsgs+prox", "nsgs6" (static string)
+  /// Error of the start: the better of the caller's warm start and r = 0.
+  double start_error = 0.0;
+  /// The warm start had a larger (or non-finite) error than r = 0: the solve started from 0.
+  bool cold_start = false;
+  /// The solver's last iterate was non-finite or worse than the start, and was replaced by the
+  /// best iterate (the start at worst). `status` still says why it stopped.
+  bool fell_back = false;
+  /// Per-contact (exact local) solves that did not reach options.local_tolerance in the last
+  /// Gauss–Seidel sweep (NSGS, and the NSGS part of `auto`; PROX has none: 0).
+  int local_failures = 0;
+  /// The same, summed over every sweep of the solve.
+  std::int64_t local_failures_total = 0;
 };
 
 /// Scratch of the solvers, reusable across steps (no allocation once warm).
@@ -61,6 +81,8 @@ struct SolverWorkspace {
   std::vector<Vec3> u;              ///< (nc) local velocities
   std::vector<std::int32_t> order;  ///< (nc) NSGS visiting order (shuffle)
   std::vector<Vec3> r_start;        ///< (nc) warm start kept by SolverKind::automatic
+  std::vector<Vec3> r_best;         ///< (nc) NSGS's best iterate
+  std::vector<Vec3> r_first;        ///< (nc) NSGS's answer while `automatic` runs PROX
 };
 
 /// Error of (r, u) for `problem`: ‖r − P_K(r − u − [μ‖u_T‖, 0, 0])‖ / ‖q‖ (‖q‖ = 0: not divided).
@@ -78,7 +100,8 @@ struct SolverWorkspace {
 bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, double tolerance);
 
 /// Nonsmooth block Gauss–Seidel with the exact per-contact solve. `r` (nc) holds the warm start on
-/// entry and the solution on exit; `u` receives W r + q.
+/// entry and the solution on exit; `u` receives W r + q. Starts from the better of the warm start
+/// and r = 0; returns its best iterate (SolverResult).
 SolverResult solve_nsgs(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
                         const SolverOptions& options, SolverWorkspace& workspace);
 
