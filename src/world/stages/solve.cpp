@@ -2,6 +2,7 @@
 #include <coulomb/nonsmooth/prox.hpp>
 
 #include <algorithm>
+#include <cassert>
 
 #include "stages/stages.hpp"
 
@@ -27,14 +28,20 @@ void solve(const Model& model, const State& /*state*/, Workspace& ws) {
   // The error costs a pass over W: check it every 20 sweeps at most (the reported error is
   // always the true one at exit), which saves about 30 % of the sweep time.
   options.error_check_interval = 20;
-  const SolverKind kind = model.solver.name == "nsgs"   ? SolverKind::nsgs
-                          : model.solver.name == "prox" ? SolverKind::prox
-                                                        : SolverKind::automatic;
+  // The solver the model names (Model::finalize accepts only names parse_solver_kind knows).
+  SolverKind kind = SolverKind::automatic;
+  [[maybe_unused]] const bool known = parse_solver_kind(model.solver.name, kind);
+  assert(known);
   if (ws.use_moments) {
-    // Six unknowns per contact (moment laws): Gauss–Seidel with the exact local solve.
+    // Six unknowns per contact (moment laws): Gauss–Seidel with the exact local solve, the only
+    // solver of that problem. `prox` with a moment law is rejected by Model::finalize (and the
+    // scene loader), never switched here; `method` ("nsgs6") records what ran.
+    assert(kind != SolverKind::prox);
     ws.report.solver = solve6(ws.problem6, ws.r6, ws.u6, options, ws.solver6);
     return;
   }
+  // The solvers return their best iterate, never worse than their start (the better of the warm
+  // start and r = 0) and never non-finite from a finite start: what the integration applies.
   ws.report.solver = coulomb::solve(ws.problem, ws.r, ws.u, options, ws.solver, kind);
 }
 
