@@ -165,17 +165,19 @@ TEST(Nsgs, OverRelaxationConverges) {
 }
 
 TEST(Nsgs, MaxTimeIsHonoured) {
+  // The limit is checked after every sweep: with a limit of 0 s NSGS stops after exactly one
+  // sweep (status max_time), which bounds the overrun by one sweep. Counted in sweeps, not
+  // seconds, so that a loaded machine cannot fail it.
   const ContactProblem p = file_problem("Capsules-i122-1617.hdf5");
   SolverWorkspace ws;
   SolverOptions o;
   o.tolerance = 1e-12;
   o.max_iterations = 1000000;
-  o.max_time_s = 0.05;
+  o.max_time_s = 0.0;
   std::vector<Vec3> r, u;
   const SolverResult res = solve_nsgs(p, r, u, o, ws);
   EXPECT_EQ(res.status, SolverStatus::max_time);
-  // Overrun of at most one sweep (~0.1 ms here) plus the final error; 0.5 s for a loaded machine.
-  EXPECT_LT(res.time_s, 0.5);
+  EXPECT_EQ(res.iterations, 1);
   std::vector<Vec3> u2;
   p.velocity(r, u2);
   EXPECT_EQ(res.error, contact_error(p, r, u2));

@@ -1,13 +1,10 @@
 // Tests of the proximal-point solver and of the dispatcher (src/nonsmooth/prox.cpp): PROX must
 // solve the FCLIB problems that NSGS cannot (redundant contact sets), from r = 0, to 1e-8, and
-// `auto` must solve every file of tests/data/fclib to 1e-8 within a time cap (the FCLIB suite
-// test).
+// `auto` must solve every file of tests/data/fclib to 1e-8 (the FCLIB suite test).
 #include <coulomb/nonsmooth/fclib_io.hpp>
 #include <coulomb/nonsmooth/prox.hpp>
 
 #include <gtest/gtest.h>
-
-#include <chrono>
 
 #include "nonsmooth/fclib_data.hpp"
 
@@ -45,13 +42,13 @@ INSTANTIATE_TEST_SUITE_P(Files, ProxFclib,
                                            "Capsules-i101-404.hdf5", "KaplasTower-i1061-4.hdf5",
                                            "Rover4144.hdf5", "NESpheres_10_1.hdf5"));
 
-// The FCLIB suite: every file of tests/data/fclib from r = 0 with `auto` to 1e-8 within a time
-// cap. Measured on a shared 2-core machine: at most 0.15 s per file, 1.3 s for the 35 files
-// (docs/nonsmooth-solvers.md). The cap of 10 s per file leaves room for a loaded machine or a
-// debug build; the wall-clock limit of 20 s makes a regression fail instead of hanging.
+// The FCLIB suite: every file of tests/data/fclib from r = 0 with `auto` to 1e-8, within the caps
+// of 10^4 NSGS sweeps and 10^4 Newton iterations (no wall-clock limit: a loaded machine must not
+// fail it; the times are in docs/nonsmooth-solvers.md, measured on a shared 2-core machine: at most
+// 0.15 s per file, 1.3 s for the 35 files).
 class AutoFclib : public ::testing::TestWithParam<testing::FclibEntry> {};
 
-TEST_P(AutoFclib, FromZeroReaches1e8WithinTimeCap) {
+TEST_P(AutoFclib, FromZeroReaches1e8) {
   const testing::FclibEntry& entry = GetParam();
   const ContactProblem p = file_problem(entry.file);
   ASSERT_EQ(p.contact_count, entry.contacts);
@@ -61,17 +58,13 @@ TEST_P(AutoFclib, FromZeroReaches1e8WithinTimeCap) {
   o.tolerance = 1e-8;
   o.max_iterations = 10000;
   o.error_check_interval = 20;
-  o.max_time_s = 20.0;
-  const auto t0 = std::chrono::steady_clock::now();
   const SolverResult res = solve(p, r, u, o, ws, SolverKind::automatic);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(res.status, SolverStatus::converged) << entry.file << " error " << res.error;
   // The error, recomputed from the returned r, is the reported one and below the tolerance.
   std::vector<Vec3> u2;
   p.velocity(r, u2);
   EXPECT_EQ(res.error, contact_error(p, r, u2));
   EXPECT_LE(res.error, 1e-8) << entry.file;
-  EXPECT_LT(wall, 10.0) << entry.file;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFiles, AutoFclib, ::testing::ValuesIn(testing::fclib_entries()),
@@ -95,15 +88,18 @@ TEST(Solve, AutoStallsOverToProxQuickly) {
 }
 
 TEST(Solve, MaxTimeBoundsProx) {
+  // The limit is checked before every Newton iteration: with a limit of 0 s PROX stops before
+  // the first one (status max_time, 0 iterations) and returns its start with its true error.
+  // Counted in iterations, not seconds, so that a loaded machine cannot fail it.
   const ContactProblem p = file_problem("KaplasTower-i1061-4.hdf5");
   std::vector<Vec3> r, u;
   SolverOptions o;
-  o.tolerance = 1e-14;  // out of reach in the time given
-  o.max_time_s = 0.02;
+  o.tolerance = 1e-14;
+  o.max_time_s = 0.0;
   const SolverResult res = solve_prox(p, r, u, o);
   EXPECT_EQ(res.status, SolverStatus::max_time);
-  // One Newton iteration (one sparse factorisation, ~0.03 s here) may overrun the limit.
-  EXPECT_LT(res.time_s, 1.0);
+  EXPECT_EQ(res.iterations, 0);
+  EXPECT_EQ(res.error, res.start_error);
   std::vector<Vec3> u2;
   p.velocity(r, u2);
   EXPECT_EQ(res.error, contact_error(p, r, u2));
