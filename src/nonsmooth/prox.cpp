@@ -149,7 +149,8 @@ SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std
     return result;
   };
 
-  // Start: the better of the warm start and r = 0 (detail::choose_start). This is what keeps PROX
+  // Start: the warm start, or r = 0 when the warm start's error is above kWarmStartFactor times
+  // that of r = 0 (detail::choose_start). This is what keeps PROX
   // out of the trap measured on a touching row of balls with restitution 1: the step after the
   // impact kept the impact impulses as warm start for contacts whose q is round-off (~1e-14), a
   // start of relative error ~1e14; η = σ e_k s then sat at its cap 1e4 s, each proximal step moved

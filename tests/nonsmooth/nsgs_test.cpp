@@ -265,6 +265,32 @@ TEST(Nsgs, FrictionlessChainImpactConvergesAtTheGaussSeidelRate) {
 
 // ---- Never worse than the start ----
 
+TEST(Nsgs, WarmStartIsKeptUnlessFarWorseThanZero) {
+  // One frictionless contact, W = I, q = (−1, 0, 0): r = 0 has error 1; the warm start
+  // r = (1 + d, 0, 0) has u = (d, 0, 0) and error d. Kept up to kWarmStartFactor (100) times the
+  // error of r = 0, replaced by r = 0 beyond. Either way one sweep solves it.
+  ContactProblem p;
+  p.contact_count = 1;
+  p.mu = {0.0};
+  p.q = {Vec3(-1.0, 0.0, 0.0)};
+  p.row_start = {0, 1};
+  p.col = {0};
+  p.diag = {0};
+  p.blocks = {Block3::Identity()};
+  SolverWorkspace ws;
+  SolverOptions o;
+  for (const double d : {8.6, 99.0, 101.0, 1e14}) {
+    std::vector<Vec3> r = {Vec3(1.0 + d, 0.0, 0.0)}, u;
+    const SolverResult res = solve_nsgs(p, r, u, o, ws);
+    const bool cold = d > kWarmStartFactor;
+    EXPECT_EQ(res.cold_start, cold) << d;
+    EXPECT_NEAR(res.start_error, cold ? 1.0 : d, 1e-12 * d) << d;
+    EXPECT_EQ(res.status, SolverStatus::converged) << d;
+    EXPECT_EQ(res.iterations, 1) << d;
+    EXPECT_NEAR(r[0][0], 1.0, 1e-15) << d;
+  }
+}
+
 // Two frictionless contacts with W_NN = [[1, a], [a, 1]] (a close to 1: nearly redundant),
 // q_N = (−1, −1): the solution is r_N = (s, s), s = 1/(1 + a), u = 0.
 ContactProblem nearly_redundant_pair(double a) {

@@ -157,8 +157,8 @@ TEST(Solve, ChainAfterImpactEverySolverBeatsItsStaleWarmStart) {
   // Measured before the start rule: PROX from this warm start ended at error 4.6e13 (the file's
   // /solution; η at its cap 1e4 s, steps of 1e-4 of the way) and the run applied the impact
   // impulses twice: the kinetic energy of the row went from 0.5 J to 1.69 J. Now every solver
-  // starts from the better of the warm start and r = 0 (error 1 here), returns a finite answer no
-  // worse than that, and converges.
+  // sees the warm start's error above kWarmStartFactor times that of r = 0 (error 1 here), starts
+  // from r = 0, returns a finite answer no worse than that, and converges.
   const ContactProblem p = chain_problem("after-impact.hdf5");
   ASSERT_EQ(p.contact_count, 4);
   const std::vector<Vec3> warm = stale_warm_start();

@@ -40,8 +40,9 @@ void solve(const Model& model, const State& /*state*/, Workspace& ws) {
     ws.report.solver = solve6(ws.problem6, ws.r6, ws.u6, options, ws.solver6);
     return;
   }
-  // The solvers return their best iterate, never worse than their start (the better of the warm
-  // start and r = 0) and never non-finite from a finite start: what the integration applies.
+  // The solvers return their best iterate, never worse than their start (the warm start, or r = 0
+  // when the warm start is far worse) and never non-finite from a finite start: what the
+  // integration applies.
   ws.report.solver = coulomb::solve(ws.problem, ws.r, ws.u, options, ws.solver, kind);
 }
 
