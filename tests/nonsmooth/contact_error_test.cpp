@@ -124,6 +124,8 @@ TEST(SolverStatus, Names) {
   EXPECT_STREQ(to_string(SolverStatus::converged), "converged");
   EXPECT_STREQ(to_string(SolverStatus::max_iterations), "max_iterations");
   EXPECT_STREQ(to_string(SolverStatus::non_finite), "non_finite");
+  EXPECT_STREQ(to_string(SolverStatus::stalled), "stalled");
+  EXPECT_STREQ(to_string(SolverStatus::diverged), "diverged");
 }
 
 }  // namespace

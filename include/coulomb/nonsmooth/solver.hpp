@@ -19,7 +19,8 @@ enum class SolverStatus : std::uint8_t {
   max_iterations,  ///< the sweep / Newton-iteration cap was hit
   non_finite,      ///< a NaN or Inf appeared (bad input or breakdown)
   max_time,        ///< the wall-clock limit `max_time_s` was hit
-  stalled,         ///< NSGS only, `stall_window` > 0: the error stopped decreasing (see below)
+  stalled,         ///< NSGS with `stall_window` > 0: the error stopped decreasing (see below);
+                   ///< PROX: no progress with η at its cap
   diverged,        ///< PROX only: an iterate's error grew kDivergenceFactor × above the start's
 };
 
