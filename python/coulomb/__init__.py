@@ -12,12 +12,15 @@
 
 Errors in scenes raise coulomb.SceneError (a ValueError) with the CLI's message
 "FILE:LINE:COL: error: MESSAGE"; bad law arguments raise ValueError with the message of
-`coulomb law`.
+`coulomb law`. Steps whose contact solve did not converge emit a coulomb.ConvergenceWarning (a
+RuntimeWarning) with the text `coulomb run` prints, e.g. "12 of 5000 steps did not converge (worst
+error 0.0032 at t = 1.234 s)"; sim.solver_statistics() holds the details.
 """
 from __future__ import annotations
 
 import json
 import os
+import warnings
 from typing import Any, Mapping, Optional
 
 import numpy as np
@@ -25,7 +28,19 @@ import numpy as np
 from . import _coulomb
 from ._coulomb import SceneError
 
-__all__ = ["load", "Simulation", "SceneError", "builtin_scene", "law", "validate", "validation_cases"]
+__all__ = ["load", "Simulation", "SceneError", "ConvergenceWarning", "builtin_scene", "law",
+           "validate", "validation_cases"]
+
+
+class ConvergenceWarning(RuntimeWarning):
+    """Some steps' contact solves did not reach the scene's solver tolerance (the answer applied
+    was the solver's best iterate). `coulomb run` prints the same text and exits with status 3."""
+
+
+def _warn_if(message: str) -> None:
+    """Emits a ConvergenceWarning for a non-empty message from the core."""
+    if message:
+        warnings.warn(message, ConvergenceWarning, stacklevel=3)
 
 
 class Simulation:
@@ -36,19 +51,24 @@ class Simulation:
 
     # -- stepping --------------------------------------------------------------------------
     def step(self, n: int = 1) -> "Simulation":
-        """Takes n time steps."""
-        self._core.step(int(n))
+        """Takes n time steps. Warns (ConvergenceWarning) if some of them did not converge."""
+        _warn_if(self._core.step(int(n)))
         return self
 
     def run(self, end: Optional[float] = None) -> "Simulation":
-        """Steps to time `end` [s] (default: the scene's end time)."""
-        self._core.run(end)
+        """Steps to time `end` [s] (default: the scene's end time). Warns (ConvergenceWarning)
+        if some steps did not converge."""
+        _warn_if(self._core.run(end))
         return self
 
     def write(self, directory: str) -> dict:
-        """Runs to the scene's end time writing trajectory.csv, contacts.csv, energy.csv and
-        summary.json into `directory`, like `coulomb run`; returns the summary."""
-        return json.loads(self._core.write(os.fspath(directory)))
+        """Runs to the scene's end time writing trajectory.csv, contacts.csv, energy.csv,
+        solver.csv and summary.json into `directory`, like `coulomb run`; returns the summary.
+        Warns (ConvergenceWarning) if some steps did not converge, where `coulomb run` exits
+        with status 3."""
+        summary, warning = self._core.write(os.fspath(directory))
+        _warn_if(warning)
+        return json.loads(summary)
 
     # -- state -----------------------------------------------------------------------------
     @property
@@ -110,7 +130,11 @@ class Simulation:
         return self._core.energy()
 
     def solver_statistics(self) -> dict:
-        """Solves, non-converged count, worst and mean error, iterations, over the steps taken."""
+        """The "solver" statistics of summary.json over the steps taken: steps, solves,
+        not_converged (and first_not_converged_time), worst_error (and worst_error_time),
+        mean_error, max/mean iterations, methods (solves per method that produced the answer:
+        "nsgs", "prox", "nsgs+prox", "nsgs6"), auto_switches, fell_back, cold_starts,
+        local_failures, solves_with_local_failures (docs/outputs.md)."""
         return self._core.solver_statistics()
 
 

@@ -134,6 +134,13 @@ def plot(outdir: str, plots_dir: str | None = None) -> list:
             err = np.where(s["error"] > 0, s["error"], np.nan)
             ax2.semilogy(s["time"], err, color="tab:red", lw=0.8)
             ax2.set_ylabel("error ‖r − P_K(r − u − [μ‖u_T‖,0,0])‖/‖q‖", color="tab:red")
+            # Steps whose solve did not converge (status other than converged/none), marked.
+            status = np.asarray(s.get("status", []), dtype=object)
+            bad = np.array([st not in ("converged", "none") for st in status], dtype=bool)
+            if bad.any():
+                ax2.plot(s["time"][bad], np.where(err[bad] > 0, err[bad], np.nan), "x",
+                         color="black", ms=4, label=f"not converged ({bad.sum()} steps)")
+                ax2.legend(fontsize="small", loc="upper right")
             _save(fig, plots_dir, "solver.png", written)
     return written
 

@@ -11,10 +11,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 
 namespace py = pybind11;
 using namespace coulomb;
@@ -29,27 +31,36 @@ class Simulation {
     prepare(scene_.model, ws_);
   }
 
-  void step(long n) {
+  // Takes n steps; returns the convergence warning of these steps (empty if all converged), the
+  // text `coulomb run` prints, for the Python layer to raise as a ConvergenceWarning.
+  std::string step(long n) {
+    SolverStatistics call;
     for (long i = 0; i < n; ++i) {
       const StepReport& r = coulomb::step(scene_.model, scene_.state, ws_);
-      if (r.active_contacts > 0) stats_.add(r.solver, scene_.state.time);
+      ++steps_;
+      if (r.active_contacts > 0) {
+        stats_.add(r.solver, scene_.state.time);
+        call.add(r.solver, scene_.state.time);
+      }
       if (!r.finite) throw std::runtime_error(non_finite_message(scene_.model, scene_.state, r));
     }
     stepped_ = true;
+    return convergence_warning(call, n);
   }
-  void run(std::optional<double> end) {
+  std::string run(std::optional<double> end) {
     const double t_end = end.value_or(scene_.model.end_time);
     const double h = scene_.model.time_step;
     const auto n = static_cast<long>(std::llround((t_end - scene_.state.time) / h));
-    if (n > 0) step(n);
+    return n > 0 ? step(n) : std::string();
   }
-  // Runs to the scene's end time writing the usual output files into `directory`.
-  std::string write(const std::string& directory) {
+  // Runs to the scene's end time writing the usual output files into `directory`; returns the
+  // summary (JSON text) and the convergence warning of the run (empty if all converged).
+  std::pair<std::string, std::string> write(const std::string& directory) {
     RunOptions options;
     options.output_directory = directory;
     options.scene_source = scene_.file;
     const RunResult result = coulomb::run(scene_.model, scene_.state, options);
-    return result.summary_json;
+    return {result.summary_json, convergence_warning(result.solver, result.steps)};
   }
 
   py::array_t<double> vec_rows(const std::vector<Vec3>& v) const {
@@ -152,14 +163,26 @@ class Simulation {
     return d;
   }
 
+  // The statistics of summary.json's "solver" section over the steps taken (docs/outputs.md).
   py::dict solver_statistics() const {
     py::dict d;
+    d["steps"] = steps_;
     d["solves"] = stats_.solves;
     d["not_converged"] = stats_.not_converged;
+    d["first_not_converged_time"] = stats_.first_not_converged_time;
     d["worst_error"] = stats_.worst_error;
+    d["worst_error_time"] = stats_.worst_error_time;
     d["mean_error"] = stats_.mean_error;
     d["max_iterations"] = stats_.max_iterations;
     d["mean_iterations"] = stats_.mean_iterations;
+    py::dict methods;
+    for (const auto& [name, count] : stats_.methods) methods[py::str(name)] = count;
+    d["methods"] = methods;
+    d["auto_switches"] = stats_.auto_switches;
+    d["fell_back"] = stats_.fell_back;
+    d["cold_starts"] = stats_.cold_starts;
+    d["local_failures"] = stats_.local_failures;
+    d["solves_with_local_failures"] = stats_.solves_with_local_failures;
     return d;
   }
 
@@ -182,6 +205,7 @@ class Simulation {
   Scene scene_;
   Workspace ws_;
   SolverStatistics stats_;
+  std::int64_t steps_ = 0;
   bool stepped_ = false;
 };
 

@@ -40,3 +40,27 @@ def test_cli_plot(tmp_path):
     missing = subprocess.run([cli, "plot", str(tmp_path / "nothing")], capture_output=True, text=True)
     assert missing.returncode == 2
     assert "no such folder" in missing.stderr
+
+
+def test_solver_csv_columns_and_non_converged_steps(tmp_path):
+    """solver.csv keeps its first six columns and adds method, local_failures and fell_back; the
+    reader takes them by name, and a run with non-converged steps still plots."""
+    source = os.environ.get("COULOMB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+    with open(os.path.join(source, "scenes", "box-stack.yaml")) as f:
+        text = f.read().replace("time: {end: 2.0, step: 1.0e-3}",
+                                "time: {end: 0.01, step: 1.0e-3}\n"
+                                "solver: {name: nsgs, max_iterations: 1, tolerance: 1.0e-12}")
+    path = tmp_path / "capped.yaml"
+    path.write_text(text)
+    out = tmp_path / "run"
+    with pytest.warns(coulomb.ConvergenceWarning):
+        coulomb.load(str(path)).write(out)
+    with open(out / "solver.csv") as f:
+        assert f.readline().strip() == \
+            "time,points,active,iterations,error,status,method,local_failures,fell_back"
+    s = coulomb.plot._read_csv(str(out / "solver.csv"))
+    assert list(s["status"]) == ["max_iterations"] * 10
+    assert list(s["method"]) == ["nsgs"] * 10
+    assert s["local_failures"].dtype == float and s["fell_back"].dtype == float
+    written = coulomb.plot.plot(str(out))
+    assert any(p.endswith("solver.png") for p in written)

@@ -108,3 +108,48 @@ def test_set_time_restarts_the_clock():
     sim.set_state(time=2.0)
     sim.step(10000)
     assert sim.time == 3.0  # 10^4 steps of 1e-4 s from 2 s, compensated sum: exactly 3 s
+
+
+# Five unit cubes stacked on the ground, solved with one NSGS sweep per step: no step converges.
+def _capped_stack(end=0.01):
+    with open(os.path.join(SOURCE, "scenes", "box-stack.yaml")) as f:
+        text = f.read()
+    text = text.replace("time: {end: 2.0, step: 1.0e-3}",
+                        "time: {end: %r, step: 1.0e-3}\n"
+                        "solver: {name: nsgs, max_iterations: 1, tolerance: 1.0e-12}" % end)
+    assert "max_iterations: 1," in text
+    return text
+
+
+def test_non_converged_steps_warn_like_the_cli(tmp_path):
+    path = tmp_path / "capped.yaml"
+    path.write_text(_capped_stack())
+    sim = coulomb.load(str(path))
+    with pytest.warns(coulomb.ConvergenceWarning,
+                      match=r"^10 of 10 steps did not converge \(worst error [0-9.e+-]+ at t = [0-9.e+-]+ s\)$"):
+        sim.run()
+    assert issubclass(coulomb.ConvergenceWarning, RuntimeWarning)
+    stats = sim.solver_statistics()
+    assert stats["steps"] == 10 and stats["solves"] == 10 and stats["not_converged"] == 10
+    assert stats["methods"] == {"nsgs": 10}
+    assert stats["auto_switches"] == 0
+    assert stats["first_not_converged_time"] == pytest.approx(1e-3)
+    assert stats["worst_error"] > 1e-12 and 0 < stats["worst_error_time"] <= 0.01 + 1e-12
+    # write() (what `coulomb run` does) warns too, and its summary holds the same statistics.
+    with pytest.warns(coulomb.ConvergenceWarning, match="steps did not converge"):
+        summary = coulomb.load(str(path)).write(tmp_path / "out")
+    assert summary["solver"]["not_converged"] == 10
+    assert summary["solver"]["name"] == "nsgs"
+    assert summary["solver"]["methods"] == {"nsgs": 10}
+
+
+def test_converged_steps_do_not_warn():
+    import warnings
+    sim = coulomb.load(BILLIARD)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", coulomb.ConvergenceWarning)
+        sim.step(20)
+    stats = sim.solver_statistics()
+    assert stats["not_converged"] == 0 and stats["solves"] == 20
+    # `auto` (the default) answered every step with NSGS alone.
+    assert stats["methods"] == {"nsgs": 20} and stats["auto_switches"] == 0

@@ -45,6 +45,14 @@ class ProgressBar {
   clock::time_point start_ = clock::now();
 };
 
+// Exit statuses of `coulomb` (docs/outputs.md, README): 0 success; 1 a failure (non-finite
+// state, I/O); 2 bad input (scene, file, arguments); 3 `run` finished but some steps' contact
+// solves did not converge (a warning line names how many, the worst error and its time).
+constexpr int kExitSuccess = 0;
+constexpr int kExitFailure = 1;
+constexpr int kExitBadInput = 2;
+constexpr int kExitNotConverged = 3;
+
 struct RunArgs {
   std::string scene;
   std::string out;
@@ -106,9 +114,16 @@ int run_command(const RunArgs& args) {
   }
   if (!result.finite) {
     fmt::print(stderr, "error: {}; outputs hold the run up to there\n", result.non_finite);
-    return 1;
+    return kExitFailure;
   }
-  return 0;
+  // Steps whose solve did not converge: one warning line, exit status 3 (docs/outputs.md).
+  const std::string warning = coulomb::convergence_warning(result.solver, result.steps);
+  if (!warning.empty()) {
+    fmt::print(stderr, "coulomb: warning: {}; see {}\n", warning,
+               (std::filesystem::path(result.output_directory) / "solver.csv").string());
+    return kExitNotConverged;
+  }
+  return kExitSuccess;
 }
 
 }  // namespace
@@ -140,12 +155,12 @@ int main(int argc, char** argv) {
     return coulomb::cli::dispatch(app);
   } catch (const coulomb::SceneError& e) {
     fmt::print(stderr, "{}\n", e.what());
-    return 2;
+    return kExitBadInput;
   } catch (const std::invalid_argument& e) {
     fmt::print(stderr, "error: {}\n", e.what());
-    return 2;
+    return kExitBadInput;
   } catch (const std::exception& e) {
     fmt::print(stderr, "error: {}\n", e.what());
-    return 1;
+    return kExitFailure;
   }
 }

@@ -182,8 +182,13 @@ void OutputWriter::write_solver_row(const State& state, const StepReport& report
                  report.active_contacts, report.solver.iterations);
   append(buffer_, report.solver.error);
   buffer_.push_back(',');
-  buffer_ += report.active_contacts > 0 ? to_string(report.solver.status) : "none";
-  buffer_.push_back('\n');
+  const bool solved = report.active_contacts > 0;
+  buffer_ += solved ? to_string(report.solver.status) : "none";
+  // What produced the answer, the local solves short of their tolerance in the last sweep, and
+  // whether the solver fell back to an earlier iterate (docs/outputs.md).
+  fmt::format_to(std::back_inserter(buffer_), ",{},{},{}\n", solved ? report.solver.method : "none",
+                 solved ? report.solver.local_failures : 0,
+                 solved && report.solver.fell_back ? 1 : 0);
   std::fwrite(buffer_.data(), 1, buffer_.size(), files_[4]->f);
 }
 

@@ -13,6 +13,8 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <limits>
+#include <string_view>
 
 #ifndef COULOMB_VERSION
 #define COULOMB_VERSION "unknown"
@@ -26,10 +28,30 @@ void SolverStatistics::add(const SolverResult& r, double time) {
     ++not_converged;
     if (first_not_converged_time < 0.0) first_not_converged_time = time;
   }
-  worst_error = std::max(worst_error, r.error);
+  // A non-finite error is the worst of all.
+  if (!(r.error <= worst_error)) {
+    worst_error = std::isnan(r.error) ? std::numeric_limits<double>::infinity() : r.error;
+    worst_error_time = time;
+  }
   mean_error += (r.error - mean_error) / static_cast<double>(solves);
   max_iterations = std::max<std::int64_t>(max_iterations, r.iterations);
   mean_iterations += (r.iterations - mean_iterations) / static_cast<double>(solves);
+  // What produced the answer (a new name allocates once per run).
+  const std::string_view method = r.method;
+  auto it = methods.find(method);
+  if (it == methods.end()) it = methods.emplace(std::string(method), 0).first;
+  ++it->second;
+  if (method == "nsgs+prox") ++auto_switches;
+  if (r.fell_back) ++fell_back;
+  if (r.cold_start) ++cold_starts;
+  local_failures += r.local_failures;
+  if (r.local_failures > 0) ++solves_with_local_failures;
+}
+
+std::string convergence_warning(const SolverStatistics& stats, std::int64_t steps) {
+  if (stats.not_converged == 0) return {};
+  return fmt::format("{} of {} steps did not converge (worst error {:.3g} at t = {} s)",
+                     stats.not_converged, steps, stats.worst_error, stats.worst_error_time);
 }
 
 namespace {
@@ -131,16 +153,25 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
     stages[std::string(stage_name(static_cast<Stage>(s)))] = ws.profile.seconds[s];
   j["stage_times_s"] = stages;
   const SolverStatistics& st = result.solver;
-  j["solver"] = {{"name", "nsgs"},
+  json methods = json::object();
+  for (const auto& [name, count] : st.methods) methods[name] = count;
+  j["solver"] = {{"name", model.solver.name},
                  {"tolerance", model.solver.tolerance},
                  {"max_iterations_setting", model.solver.max_iterations},
                  {"solves", st.solves},
                  {"not_converged", st.not_converged},
                  {"first_not_converged_time", st.first_not_converged_time},
                  {"worst_error", st.worst_error},
+                 {"worst_error_time", st.worst_error_time},
                  {"mean_error", st.mean_error},
                  {"max_iterations", st.max_iterations},
-                 {"mean_iterations", st.mean_iterations}};
+                 {"mean_iterations", st.mean_iterations},
+                 {"methods", methods},
+                 {"auto_switches", st.auto_switches},
+                 {"fell_back", st.fell_back},
+                 {"cold_starts", st.cold_starts},
+                 {"local_failures", st.local_failures},
+                 {"solves_with_local_failures", st.solves_with_local_failures}};
   const Energy e = energy(model, state);
   const double total = e.kinetic + e.potential + state.dissipated;
   json by_kind = json::object();

@@ -1,11 +1,15 @@
 #include <coulomb/laws/admissible_set.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace coulomb {
 
 Vec3 CircularCone::project(const Vec3& x) const {
   const double n = x[0];
+  // μ = 0: the half-line {t = 0, n >= 0}. Not left to the general test ‖t‖ <= μ n, which reads
+  // 0 <= 0 for t = 0 and n < 0 and would return x (outside the set).
+  if (mu == 0.0) return {std::max(n, 0.0), 0.0, 0.0};
   const Vec2 t = x.tail<2>();
   const double tn = t.norm();
   // Inside the cone; inside the polar cone; else onto the boundary ray through t.
@@ -75,6 +79,8 @@ bool EllipticCone::contains(const Vec3& x, double tol) const {
 
 Vec2 IntervalCone::project(const Vec2& x) const {
   const double n = x[0], m = std::abs(x[1]);
+  // h = 0: the half-line {m = 0, n >= 0} (as CircularCone with μ = 0).
+  if (h == 0.0) return {std::max(n, 0.0), 0.0};
   if (m <= h * n) return x;
   if (h * m <= -n) return Vec2::Zero();
   const double np = (n + h * m) / (1.0 + h * h);

@@ -24,6 +24,14 @@ bool finite(const Vec3& v) { return v.allFinite(); }
 
 }  // namespace
 
+const char* ContactSpec::moment_law() const {
+  if (rolling) return "rolling";
+  if (pivoting) return "pivoting";
+  if (soft_finger) return "soft_finger";
+  if (contensou) return "contensou";
+  return nullptr;
+}
+
 // Linear search over the contacts: the list is short and the search allocates nothing.
 int Model::contact_spec_index(int material1, int material2) const {
   if (material1 < 0 || material2 < 0) return -1;
@@ -91,6 +99,21 @@ void Model::finalize() {
   if (!(time_step > 0.0) || !std::isfinite(time_step)) invalid("time_step must be > 0");
   if (!(end_time > 0.0) || !std::isfinite(end_time)) invalid("end_time must be > 0");
   if (!finite(gravity)) invalid("gravity must be finite");
+  // Solver: a known name (the names of coulomb::parse_solver_kind, which the step uses), and no
+  // PROX where a contact has moments: the 6-unknown problem has only NSGS, and the step does not
+  // switch solvers behind the user's back.
+  if (solver.name != "nsgs" && solver.name != "prox" && solver.name != "auto")
+    invalid("solver.name '" + solver.name + "' is not a solver; use nsgs, prox or auto");
+  if (solver.name == "prox") {
+    auto check_moments = [this](const ContactSpec& c, const std::string& who) {
+      if (const char* law = c.moment_law())
+        invalid("solver.name 'prox' cannot solve contacts with moments, and " + who + " has " +
+                law + " (the six-unknown problem is solved by NSGS only); use nsgs or auto");
+    };
+    for (std::size_t i = 0; i < contacts.size(); ++i)
+      check_moments(contacts[i], "contacts[" + std::to_string(i) + "]");
+    check_moments(default_contact, "default_contact");
+  }
   const int nmat = static_cast<int>(materials.size());
   auto check_material = [nmat](int m, const std::string& who) {
     if (m < -1 || m >= nmat)

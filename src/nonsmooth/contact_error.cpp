@@ -3,7 +3,8 @@
 ///
 ///   K = {x = (x_N, x_T) : ‖x_T‖ ≤ μ x_N},  polar cone K° = −K* = {μ ‖x_T‖ ≤ −x_N}.
 ///   P_K(x) = x on K, 0 on K°, otherwise
-///   P_K(x) = ((x_N + μ‖x_T‖)/(1 + μ²)) · (1, μ x_T/‖x_T‖).
+///   P_K(x) = ((x_N + μ‖x_T‖)/(1 + μ²)) · (1, μ x_T/‖x_T‖);
+///   μ = 0 (frictionless): K is the half-line, P_K(x) = (max(x_N, 0), 0, 0).
 ///
 ///   error(r, u) = sqrt(Σ_α ‖r_α − P_K(r_α − u_α − [μ_α ‖u_{T,α}‖, 0, 0])‖²) / ‖q‖
 ///
@@ -14,6 +15,7 @@
 
 #include <coulomb/nonsmooth/solver.hpp>
 
+#include <algorithm>
 #include <cassert>
 #include <cfloat>
 #include <cmath>
@@ -32,14 +34,20 @@ const char* to_string(SolverStatus s) {
       return "max_time";
     case SolverStatus::stalled:
       return "stalled";
+    case SolverStatus::diverged:
+      return "diverged";
   }
   return "unknown";
 }
 
 Vec3 project_on_cone(const Vec3& x, double mu) {
   const double xn = x[0];
+  // μ = 0: K is the half-line {r_T = 0, r_N >= 0}, P_K(x) = (max(x_N, 0), 0, 0). Not left to the
+  // general branches: with x_T = 0 and x_N < 0 the test ‖x_T‖ <= μ x_N reads 0 <= 0 and would
+  // return x unchanged (outside K).
+  if (mu == 0.0) return {std::max(xn, 0.0), 0.0, 0.0};
   const double xt = std::hypot(x[1], x[2]);
-  // Inside K: unchanged.
+  // Inside K: unchanged (μ > 0, so x_N >= ‖x_T‖/μ >= 0 here).
   if (xt <= mu * xn) return x;
   // Inside the polar cone: the apex.
   if (mu * xt <= -xn) return Vec3::Zero();

@@ -26,9 +26,10 @@ namespace coulomb {
 SolverResult solve_nsgs(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
                         const SolverOptions& options, SolverWorkspace& workspace) {
   const auto local_solve = [&](const Block3& w, const Vec3& q, int a, Vec3& ra) {
-    solve_single_contact(w, q, problem.mu[a], ra, options.local_tolerance);
+    return solve_single_contact(w, q, problem.mu[a], ra, options.local_tolerance);
   };
-  return detail::nsgs(problem, r, u, options, workspace.order, "nsgs", local_solve,
+  return detail::nsgs(problem, r, u, options, workspace.order, workspace.r_best, "nsgs",
+                      local_solve,
                       [](const ContactProblem& p, const std::vector<Vec3>& rr,
                          const std::vector<Vec3>& uu) { return contact_error(p, rr, uu); });
 }

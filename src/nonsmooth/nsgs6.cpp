@@ -20,9 +20,10 @@ namespace coulomb {
 SolverResult solve_nsgs6(const ContactProblem6& problem, std::vector<Vec6>& r, std::vector<Vec6>& u,
                          const SolverOptions& options, SolverWorkspace6& workspace) {
   const auto local_solve = [&](const Block6& w, const Vec6& q, int a, Vec6& ra) {
-    solve_single_contact6(w, q, problem.laws[a], ra, options.local_tolerance);
+    return solve_single_contact6(w, q, problem.laws[a], ra, options.local_tolerance);
   };
-  return detail::nsgs(problem, r, u, options, workspace.order, "nsgs6", local_solve,
+  return detail::nsgs(problem, r, u, options, workspace.order, workspace.r_best, "nsgs6",
+                      local_solve,
                       [](const ContactProblem6& p, const std::vector<Vec6>& rr,
                          const std::vector<Vec6>& uu) { return contact_error6(p, rr, uu); });
 }

@@ -11,6 +11,8 @@
 #include <coulomb/nonsmooth/alart_curnier.hpp>
 #include <coulomb/nonsmooth/prox.hpp>
 
+#include "nsgs_loop.hpp"
+
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 
@@ -147,9 +149,17 @@ SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std
     return result;
   };
 
-  // Error of the warm start.
-  problem.velocity(r, u);
-  result.error = contact_error(problem, r, u);
+  // Start: the warm start, or r = 0 when the warm start's error is above kWarmStartFactor times
+  // that of r = 0 (detail::choose_start). This is what keeps PROX
+  // out of the trap measured on a touching row of balls with restitution 1: the step after the
+  // impact kept the impact impulses as warm start for contacts whose q is round-off (~1e-14), a
+  // start of relative error ~1e14; η = σ e_k s then sat at its cap 1e4 s, each proximal step moved
+  // r by ~1e-4 of the way, and the cap ended PROX next to the warm start: the step applied the
+  // impact impulses twice (kinetic energy ×3.4). From r = 0 (error <= 1 + μ) it converges.
+  std::vector<Vec3> zero;
+  const auto error_fn = [](const ContactProblem& p, const std::vector<Vec3>& rr,
+                           const std::vector<Vec3>& uu) { return contact_error(p, rr, uu); };
+  detail::choose_start(problem, r, u, zero, error_fn, result);
   if (!std::isfinite(result.error)) return finish(SolverStatus::non_finite);
   if (result.error <= options.tolerance) return finish(SolverStatus::converged);
 
@@ -168,6 +178,7 @@ SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std
   Eigen::VectorXd phi(3 * nc), phi_try(3 * nc), step(3 * nc);
   double best_err = result.error;
   double err = result.error;
+  double last_err = result.error;  // error of the last outer iterate (before any restart)
   double eta = std::clamp(kEtaSigma * err, kEtaMin, kEtaMax) * scale;
   SolverStatus status = SolverStatus::max_iterations;
   int newton = 0;
@@ -229,8 +240,14 @@ SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std
     // after a step that did not improve on the best iterate).
     problem.velocity(x, u);
     err = contact_error(problem, x, u);
+    last_err = err;
     if (!std::isfinite(err)) {
       status = SolverStatus::non_finite;
+      break;
+    }
+    // Divergence: orders of magnitude above the start; stop and keep the best iterate.
+    if (err > kDivergenceFactor * result.start_error) {
+      status = SolverStatus::diverged;
       break;
     }
     if (err < best_err) {
@@ -240,7 +257,12 @@ SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std
       eta = std::clamp(kEtaSigma * err, kEtaMin, kEtaMax) * scale;
     } else {
       // No progress (or a singular Newton matrix): restart from the best iterate with a
-      // stronger regularisation.
+      // stronger regularisation; with η already at its cap the next steps would barely move
+      // (by ~s/η = 1e-4 of the way): stalled.
+      if (eta >= kEtaMax * scale) {
+        status = SolverStatus::stalled;
+        break;
+      }
       rk = best_r;
       err = best_err;
       eta = std::min(10.0 * eta, kEtaMax * scale);
@@ -250,12 +272,14 @@ SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std
       status = SolverStatus::max_time;
     }
   }
-  // Exit with the best iterate and its true error.
+  // Exit with the best iterate and its true error; a last iterate that was non-finite or worse
+  // than the start is reported as a fall-back.
+  result.fell_back = !std::isfinite(last_err) || last_err > result.start_error;
   r = best_r;
   problem.velocity(r, u);
   result.iterations = newton;
   result.error = contact_error(problem, r, u);
-  if (status != SolverStatus::non_finite) {
+  if (status != SolverStatus::non_finite && status != SolverStatus::diverged) {
     status = result.error <= options.tolerance   ? SolverStatus::converged
              : status == SolverStatus::converged ? SolverStatus::max_iterations
                                                  : status;
@@ -313,17 +337,51 @@ SolverResult solve(const ContactProblem& problem, std::vector<Vec3>& r, std::vec
   if (first.status == SolverStatus::converged || first.status == SolverStatus::max_time) {
     return first;
   }
+  // PROX from the caller's warm start (it chooses between it and zero as NSGS did).
+  workspace.r_first.assign(r.begin(), r.end());
   r.assign(workspace.r_start.begin(), workspace.r_start.end());
-  for (Vec3& x : r) {
-    if (!x.allFinite()) x.setZero();
-  }
   SolverOptions second_options = options;
   second_options.max_time_s = options.max_time_s - first.time_s;
-  SolverResult second = solve_prox(problem, r, u, second_options);
-  second.iterations += first.iterations;
-  second.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  second.method = "nsgs+prox";
-  return second;
+  SolverResult result = solve_prox(problem, r, u, second_options);
+  // PROX from r = 0 when it did not converge from the warm start: on box stacks the semismooth
+  // Newton can stagnate from the last step's impulses where from zero it converges (a ten-box
+  // stack step: 5.9e-8 after 500 iterations from the warm start, 1e-14 in 203 from zero).
+  const bool warm = std::any_of(workspace.r_start.begin(), workspace.r_start.end(),
+                                [](const Vec3& x) { return !x.isZero(0.0); });
+  if (result.status != SolverStatus::converged && result.status != SolverStatus::max_time && warm &&
+      !result.cold_start) {
+    workspace.r_second.assign(r.begin(), r.end());
+    const double second_error = result.error;
+    std::fill(r.begin(), r.end(), Vec3::Zero());
+    SolverOptions third_options = options;
+    third_options.max_time_s = second_options.max_time_s - result.time_s;
+    const SolverResult third = solve_prox(problem, r, u, third_options);
+    if (third.error < second_error) {
+      const int iterations = result.iterations;
+      result = third;
+      result.iterations += iterations;
+    } else {
+      result.iterations += third.iterations;
+      r.assign(workspace.r_second.begin(), workspace.r_second.end());
+      problem.velocity(r, u);
+    }
+  }
+  // The answer is the better of the two (PROX's unless NSGS's error is lower).
+  if (!(result.error <= first.error)) {
+    r.assign(workspace.r_first.begin(), workspace.r_first.end());
+    problem.velocity(r, u);
+    result.error = contact_error(problem, r, u);
+    if (result.error <= options.tolerance) result.status = SolverStatus::converged;
+  }
+  result.iterations += first.iterations;
+  result.start_error = first.start_error;
+  result.cold_start = first.cold_start;
+  result.fell_back = result.fell_back || first.fell_back;
+  result.local_failures = first.local_failures;
+  result.local_failures_total = first.local_failures_total;
+  result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.method = "nsgs+prox";
+  return result;
 }
 
 }  // namespace coulomb

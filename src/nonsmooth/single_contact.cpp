@@ -173,7 +173,8 @@ bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, do
   // (ii) Frictionless: only the normal equation u_N = 0.
   if (mu == 0.0) {
     r = Vec3(w(0, 0) > 0.0 ? -q[0] / w(0, 0) : 0.0, 0.0, 0.0);
-    return w(0, 0) > 0.0 && single_contact_residual(w, q, mu, r) / qn <= tolerance;
+    return w(0, 0) > 0.0 &&
+           single_contact_residual(w, q, mu, r) / qn <= std::max(tolerance, error_floor(w, r, qn));
   }
   // (iii) Stick, when W is invertible and −W⁻¹q lies in the cone.
   const Mat3 wm = w;

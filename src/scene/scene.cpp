@@ -735,6 +735,27 @@ void check_nonsmooth_laws(const Reporter& r, const ContactSpec& c, const std::st
                        path));
 }
 
+// PROX solves the three-unknown problem only: `solver: {name: prox}` with a moment law in any
+// contact spec is an error at solver.name (never a silent switch to NSGS), naming the law and
+// where it was written. Model::finalize makes the same check for models built from code.
+void check_solver_fits_laws(const Reporter& r, const MapView& top, const Model& m) {
+  if (m.solver.name != "prox") return;
+  auto check = [&](const ContactSpec& c, const std::string& path) {
+    const char* law = c.moment_law();
+    if (law == nullptr) return;
+    const std::optional<Field> solver_f = top.get("solver");
+    const std::optional<Field> name_f = MapView(r, *solver_f).get("name");
+    const Loc at = section_loc(c, law);
+    r.fail(*name_f, fmt::format("solver.name: 'prox' cannot solve contacts with moments, and "
+                                "{}.{} (line {}) is a moment law; the six-unknown problem is "
+                                "solved by nsgs or auto",
+                                path, law, at.line));
+  };
+  for (std::size_t i = 0; i < m.contacts.size(); ++i)
+    check(m.contacts[i], fmt::format("contacts[{}]", i));
+  check(m.default_contact, "default_contact");
+}
+
 void read_scene(const Reporter& r, const YAML::Node& root, const std::string& default_name,
                 Scene& scene) {
   if (!root.IsDefined() || root.IsNull()) {
@@ -767,6 +788,7 @@ void read_scene(const Reporter& r, const YAML::Node& root, const std::string& de
   std::vector<InitialState> init(bodies.size());
   for (std::size_t i = 0; i < bodies.size(); ++i) read_body(r, bodies[i], m, init[i]);
   validate_default_contact(r, m);
+  check_solver_fits_laws(r, top, m);
   // Invariants (all checked above already; a failure here is a bug of the loader).
   try {
     m.finalize();

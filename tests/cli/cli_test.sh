@@ -36,6 +36,28 @@ set -e
 [[ $msg =~ ^bad\.yaml:5:[0-9]+:\ error:\ .*mass ]] || fail "bad scene: unexpected message: $msg"
 [[ ! -e bad-out ]] || fail "bad scene: the output folder was created"
 
+# Exit status 0 when every step converged, with nothing on stderr.
+set +e
+"$coulomb" run --quiet --out converged --end 0.01 2> converged.err; status=$?
+set -e
+[[ $status == 0 ]] || fail "converged run: exit status $status, expected 0"
+[[ ! -s converged.err ]] || fail "converged run: stderr not empty: $(cat converged.err)"
+
+# A solve that cannot converge (one NSGS sweep per step on a stack of five boxes): the run
+# finishes and writes its files, prints one warning line on stderr and exits with status 3.
+sed -e 's/^time: .*/time: {end: 0.02, step: 1.0e-3}\nsolver: {name: nsgs, max_iterations: 1, tolerance: 1.0e-12}/' \
+  "$3/scenes/box-stack.yaml" > capped.yaml
+grep -q "max_iterations: 1," capped.yaml || fail "capped scene not written"
+set +e
+"$coulomb" run capped.yaml --quiet --out capped 2> capped.err; status=$?
+set -e
+[[ $status == 3 ]] || fail "non-converged run: exit status $status, expected 3 ($(cat capped.err))"
+[[ $(wc -l < capped.err) == 1 ]] || fail "non-converged run: not one line: $(cat capped.err)"
+grep -Eq '^coulomb: warning: 20 of 20 steps did not converge \(worst error [0-9.e+-]+ at t = [0-9.e+-]+ s\); see capped/solver\.csv$' capped.err \
+  || fail "non-converged run: unexpected warning: $(cat capped.err)"
+[[ -s capped/summary.json ]] || fail "non-converged run: no summary.json"
+grep -q ',max_iterations,nsgs,' capped/solver.csv || fail "solver.csv lacks the method column: $(head -3 capped/solver.csv)"
+
 # A missing file: exit status 2.
 set +e
 "$coulomb" run missing.yaml --out missing-out 2>/dev/null; status=$?

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `coulomb fclib` end to end: the CSV header and one row per file, every solver reaching the
-# tolerance on small problems (error column recomputed by the command), --max-time bounding the
-# time with status max_time, and a bad file: one line on stderr naming it, exit 2, nothing on stdout.
+# tolerance on small problems (error column recomputed by the command), --max-time stopping the
+# solver with status max_time, and a bad file: one line on stderr naming it, exit 2, nothing on stdout.
 set -euo pipefail
 coulomb="$1"
 data="$2"
@@ -25,10 +25,11 @@ for s in nsgs prox; do
   awk -F, 'NR == 2 && !($6 <= 1e-10) { exit 1 }' "$s.csv" || fail "--solver $s error: $(cat "$s.csv")"
 done
 
-# --max-time really bounds the time: NSGS needs ~10^4 sweeps on Capsules-i122-1617.
-"$coulomb" fclib --solver nsgs --max-time 0.05 "$data/Capsules-i122-1617.hdf5" > timed.csv
-grep -q ",nsgs,max_time," timed.csv || fail "--max-time: $(cat timed.csv)"
-awk -F, 'NR == 2 && !($7 < 0.5) { exit 1 }' timed.csv || fail "--max-time overran: $(cat timed.csv)"
+# --max-time reaches the solver: NSGS needs ~10^4 sweeps on Capsules-i122-1617; with a limit of
+# 1 ns (shorter than any sweep) it stops after its first sweep, status max_time. Checked by the
+# sweep count, not by the time taken, so that a loaded machine cannot fail it.
+"$coulomb" fclib --solver nsgs --max-time 1e-9 "$data/Capsules-i122-1617.hdf5" > timed.csv
+grep -q ",nsgs,max_time,1," timed.csv || fail "--max-time: $(cat timed.csv)"
 
 # A bad file among good ones: one line naming it, exit 2, no rows.
 echo "not hdf5" > bad.hdf5

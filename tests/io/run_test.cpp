@@ -4,12 +4,16 @@
 #include <coulomb/scene/scene.hpp>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace coulomb {
 namespace {
@@ -142,6 +146,96 @@ TEST(Run, EnergyBudgetBalancesWithInelasticImpacts) {
   const double drift =
       std::stod(result.summary_json.substr(result.summary_json.find(':', pos) + 1));
   EXPECT_LT(std::abs(drift), 1e-6);
+}
+
+// solver.csv keeps its columns and adds method, local_failures and fell_back; summary.json
+// counts the methods that produced each step's answer, the same as the rows.
+TEST(Run, SummaryAndSolverCsvRecordWhatSolvedEachStep) {
+  Scene scene = load_scene_text(kScene, "pile.yaml");
+  RunOptions options;
+  options.output_directory = fresh_dir("methods").string();
+  const RunResult result = coulomb::run(scene.model, scene.state, options);
+  std::istringstream csv(read(fs::path(options.output_directory) / "solver.csv"));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_EQ(line, kSolverHeader);
+  EXPECT_EQ(line.rfind("time,points,active,iterations,error,status,", 0), 0u);
+  std::map<std::string, std::int64_t> rows;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    ASSERT_EQ(cells.size(), 9u) << line;
+    if (cells[2] == "0") {
+      EXPECT_EQ(cells[5], "none");
+      EXPECT_EQ(cells[6], "none");
+    } else {
+      ++rows[cells[6]];
+    }
+    EXPECT_TRUE(cells[8] == "0" || cells[8] == "1") << line;
+  }
+  const nlohmann::json summary = nlohmann::json::parse(result.summary_json);
+  const nlohmann::json& solver = summary["solver"];
+  EXPECT_EQ(solver["name"], "auto");  // the scene's (default) choice, not a fixed name
+  std::int64_t total = 0;
+  for (const auto& [name, count] : solver["methods"].items()) {
+    EXPECT_EQ(count.get<std::int64_t>(), rows[name]) << name;
+    total += count.get<std::int64_t>();
+  }
+  EXPECT_EQ(total, solver["solves"].get<std::int64_t>());
+  EXPECT_EQ(solver["auto_switches"].get<std::int64_t>(), rows["nsgs+prox"]);
+  for (const char* key : {"fell_back", "cold_starts", "local_failures",
+                          "solves_with_local_failures", "worst_error_time"}) {
+    EXPECT_TRUE(solver.contains(key)) << key;
+  }
+}
+
+TEST(Run, ConvergenceWarningNamesTheCountTheWorstErrorAndItsTime) {
+  SolverStatistics stats;
+  SolverResult ok;
+  ok.error = 1e-12;
+  ok.method = "nsgs";
+  stats.add(ok, 0.1);
+  EXPECT_EQ(convergence_warning(stats, 5000), "");
+  SolverResult capped = ok;
+  capped.status = SolverStatus::max_iterations;
+  capped.error = 3.2e-4;
+  stats.add(capped, 1.234);
+  SolverResult stalled = ok;
+  stalled.status = SolverStatus::stalled;
+  stalled.error = 1e-5;
+  stalled.method = "nsgs+prox";
+  stalled.fell_back = true;
+  stalled.local_failures = 2;
+  stats.add(stalled, 2.0);
+  EXPECT_EQ(convergence_warning(stats, 5000),
+            "2 of 5000 steps did not converge (worst error 0.00032 at t = 1.234 s)");
+  EXPECT_EQ(stats.first_not_converged_time, 1.234);
+  EXPECT_EQ(stats.methods.at("nsgs"), 2);
+  EXPECT_EQ(stats.methods.at("nsgs+prox"), 1);
+  EXPECT_EQ(stats.auto_switches, 1);
+  EXPECT_EQ(stats.fell_back, 1);
+  EXPECT_EQ(stats.local_failures, 2);
+  EXPECT_EQ(stats.solves_with_local_failures, 1);
+}
+
+TEST(Run, NonConvergedStepsAreCountedNotHidden) {
+  // One Gauss–Seidel sweep per step on the pile: once the box lands (t ≈ 0.33 s) its four
+  // coupled corner contacts cannot reach 1e-12 in one sweep. The run finishes; the statistics say
+  // how many steps did not converge.
+  Scene scene = load_scene_text(kScene, "pile.yaml");
+  scene.model.end_time = 1.0;
+  scene.model.solver.name = "nsgs";
+  scene.model.solver.max_iterations = 1;
+  scene.model.solver.tolerance = 1e-12;
+  const RunResult result = coulomb::run(scene.model, scene.state, RunOptions{});
+  EXPECT_TRUE(result.finite);
+  EXPECT_GT(result.solver.not_converged, 0);
+  EXPECT_LE(result.solver.not_converged, result.solver.solves);
+  EXPECT_GT(result.solver.worst_error, 1e-12);
+  EXPECT_GT(result.solver.worst_error_time, 0.0);
+  EXPECT_NE(convergence_warning(result.solver, result.steps), "");
 }
 
 }  // namespace

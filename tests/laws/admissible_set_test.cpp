@@ -83,6 +83,27 @@ TEST(AdmissibleSet, IntervalConeForPivotingAndSoftFinger) {
   EXPECT_EQ(project_normal(2.0), 2.0);
 }
 
+// Zero coefficients: the cones become half-lines {n >= 0, rest 0}, projection (max(n, 0), 0...).
+// The corner x_T = 0, x_N < 0 (where ‖x_T‖ <= μ x_N reads 0 <= 0) is not reached by the random
+// samples above, so it is checked here: it projects to the apex.
+TEST(AdmissibleSet, ZeroCoefficientsGiveTheHalfLine) {
+  for (const Vec3& x : {Vec3(-2.0, 0.0, 0.0), Vec3(-2.0, 1.0, -1.0), Vec3(0.0, 0.0, 0.0)}) {
+    EXPECT_EQ(CircularCone{0.0}.project(x), Vec3::Zero()) << x.transpose();
+    EXPECT_EQ((EllipticCone{0.0, 0.0}.project(x)), Vec3::Zero()) << x.transpose();
+  }
+  EXPECT_EQ(CircularCone{0.0}.project(Vec3(3.0, 1.0, 2.0)), (Vec3(3.0, 0.0, 0.0)));
+  EXPECT_EQ((EllipticCone{0.0, 0.0}.project(Vec3(3.0, 1.0, 2.0))), (Vec3(3.0, 0.0, 0.0)));
+  // One zero coefficient: the 2-D cone in the other component, and its corner.
+  EXPECT_EQ((EllipticCone{0.4, 0.0}.project(Vec3(-2.0, 0.0, 0.0))), Vec3::Zero());
+  EXPECT_EQ((EllipticCone{0.0, 0.4}.project(Vec3(-2.0, 0.0, 0.0))), Vec3::Zero());
+  for (const Vec2& x : {Vec2(-2.0, 0.0), Vec2(-2.0, 1.0), Vec2(0.0, 0.0)}) {
+    EXPECT_EQ(IntervalCone{0.0}.project(x), Vec2::Zero()) << x.transpose();
+  }
+  EXPECT_EQ(IntervalCone{0.0}.project(Vec2(3.0, -1.0)), (Vec2(3.0, 0.0)));
+  // With h > 0 the same corner is in the polar cone: the apex as well.
+  EXPECT_EQ(IntervalCone{0.5}.project(Vec2(-2.0, 0.0)), Vec2::Zero());
+}
+
 TEST(AdmissibleSet, FrictionConeSelectsStaticOrKinetic) {
   const CoulombLaw law(0.5, 0.3);
   EXPECT_EQ(friction_cone(law, {}).mu1, 0.5);

@@ -141,6 +141,63 @@ TEST(Model, FinalizeRejectsInvalidModels) {
     m.bodies[2].shape_count = 0;
     EXPECT_EQ(message(m), "Model::finalize: shapes 2..3 belong to no body");
   }
+  {
+    Model m = small_model();
+    m.solver.name = "newton";
+    EXPECT_EQ(message(m),
+              "Model::finalize: solver.name 'newton' is not a solver; use nsgs, prox or auto");
+  }
+}
+
+// PROX solves the three-unknown problem only: with a moment law in any contact spec it is an
+// error, never a silent switch to NSGS. nsgs and auto accept the same model.
+TEST(Model, FinalizeRejectsProxWithMomentLaws) {
+  auto message = [](Model m) -> std::string {
+    try {
+      m.finalize();
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const LawSpec rolling{"rolling", {{"k", 0.001}}, {}, {}};
+  {
+    Model m = small_model();
+    m.contacts[0].rolling = rolling;
+    m.solver.name = "prox";
+    EXPECT_EQ(message(m),
+              "Model::finalize: solver.name 'prox' cannot solve contacts with moments, and "
+              "contacts[0] has rolling (the six-unknown problem is solved by NSGS only); use nsgs "
+              "or auto");
+    for (const char* ok : {"nsgs", "auto"}) {
+      m.solver.name = ok;
+      EXPECT_EQ(message(m), "") << ok;
+    }
+  }
+  {
+    Model m = small_model();
+    m.default_contact.pivoting = LawSpec{"pivoting", {{"h", 0.001}}, {}, {}};
+    m.solver.name = "prox";
+    EXPECT_EQ(message(m),
+              "Model::finalize: solver.name 'prox' cannot solve contacts with moments, and "
+              "default_contact has pivoting (the six-unknown problem is solved by NSGS only); use "
+              "nsgs or auto");
+  }
+  // Without moment laws PROX is fine.
+  {
+    Model m = small_model();
+    m.solver.name = "prox";
+    EXPECT_EQ(message(m), "");
+  }
+}
+
+TEST(Model, MomentLawNamesTheSection) {
+  ContactSpec c;
+  EXPECT_EQ(c.moment_law(), nullptr);
+  c.contensou = LawSpec{"contensou", {}, {}, {}};
+  EXPECT_STREQ(c.moment_law(), "contensou");
+  c.soft_finger = LawSpec{"soft_finger", {{"radius", 0.01}}, {}, {}};
+  EXPECT_STREQ(c.moment_law(), "soft_finger");
 }
 
 }  // namespace

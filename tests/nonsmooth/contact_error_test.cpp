@@ -53,10 +53,30 @@ TEST(ProjectOnCone, MoreauDecomposition) {
 }
 
 TEST(ProjectOnCone, Frictionless) {
-  // μ = 0: K is the half-line r_T = 0, r_N >= 0.
+  // μ = 0: K is the half-line r_T = 0, r_N >= 0, and P_K(x) = (max(x_N, 0), 0, 0) exactly.
   EXPECT_EQ(project_on_cone(Vec3(2.0, 1.0, -1.0), 0.0), Vec3(2.0, 0.0, 0.0));
   EXPECT_EQ(project_on_cone(Vec3(-2.0, 1.0, -1.0), 0.0), Vec3::Zero());
   EXPECT_EQ(project_on_cone(Vec3(3.0, 0.0, 0.0), 0.0), Vec3(3.0, 0.0, 0.0));
+  // The corner the general test ‖x_T‖ <= μ x_N gets wrong (0 <= 0): x_T = 0, x_N < 0 is in the
+  // polar half-line, its projection is the apex (it used to come back unchanged, outside K).
+  EXPECT_EQ(project_on_cone(Vec3(-2.0, 0.0, 0.0), 0.0), Vec3::Zero());
+  EXPECT_EQ(project_on_cone(Vec3(-1e-17, 0.0, 0.0), 0.0), Vec3::Zero());
+  EXPECT_EQ(project_on_cone(Vec3(0.0, 0.0, 0.0), 0.0), Vec3::Zero());
+  EXPECT_EQ(project_on_cone(Vec3(0.0, 0.0, 5.0), 0.0), Vec3::Zero());
+  // The same point with μ > 0 is in the polar cone too: apex.
+  EXPECT_EQ(project_on_cone(Vec3(-2.0, 0.0, 0.0), 0.3), Vec3::Zero());
+}
+
+TEST(ContactError, SeparatedFrictionlessContactHasZeroError) {
+  // A frictionless contact that separates (q_N > 0, q_T = 0: two balls of a row moving apart
+  // along their line of centres) is solved by r = 0, u = q: x = r − u = (−q_N, 0, 0),
+  // P_K(x) = 0, error 0. With the 0 <= 0 corner of the projection it read ‖q_N‖/‖q‖ = 1.
+  const ContactProblem p = single(Block3::Identity(), Vec3(0.5, 0.0, 0.0), 0.0);
+  EXPECT_EQ(contact_error(p, {Vec3::Zero()}, {p.q[0]}), 0.0);
+  // And a pressed one: q = (−0.5, 0, 0), r = (0.5, 0, 0), u = 0: error 0; r = 0 gives 1.
+  const ContactProblem pressed = single(Block3::Identity(), Vec3(-0.5, 0.0, 0.0), 0.0);
+  EXPECT_EQ(contact_error(pressed, {Vec3(0.5, 0.0, 0.0)}, {Vec3::Zero()}), 0.0);
+  EXPECT_DOUBLE_EQ(contact_error(pressed, {Vec3::Zero()}, {pressed.q[0]}), 1.0);
 }
 
 TEST(ContactError, ZeroAtKnownSolutions) {
@@ -104,6 +124,8 @@ TEST(SolverStatus, Names) {
   EXPECT_STREQ(to_string(SolverStatus::converged), "converged");
   EXPECT_STREQ(to_string(SolverStatus::max_iterations), "max_iterations");
   EXPECT_STREQ(to_string(SolverStatus::non_finite), "non_finite");
+  EXPECT_STREQ(to_string(SolverStatus::stalled), "stalled");
+  EXPECT_STREQ(to_string(SolverStatus::diverged), "diverged");
 }
 
 }  // namespace

@@ -210,6 +210,26 @@ TEST(Nsgs6, StatusesWarmStartAndDeterminism) {
   solve6(p, ra, u, o, ws);
   solve6(p, rb, u, o, ws);
   for (std::size_t a = 0; a < ra.size(); ++a) EXPECT_EQ(ra[a], rb[a]);
+  // Local solves short of their tolerance are counted as in the 3-unknown NSGS: a contact with
+  // W_NN = 0 and q_N < 0 has no solution (u_N = q_N whatever r), one failure per sweep.
+  {
+    ContactProblem6 q = p;
+    const int a = 2;
+    for (std::int32_t k = q.row_start[a]; k < q.row_start[a + 1]; ++k) q.blocks[k].row(0).setZero();
+    for (int b = 0; b < q.contact_count; ++b) {
+      for (std::int32_t k = q.row_start[b]; k < q.row_start[b + 1]; ++k) {
+        if (q.col[k] == a) q.blocks[k].col(0).setZero();
+      }
+    }
+    std::vector<Vec6> rf, uf;
+    SolverOptions of;
+    of.max_iterations = 3;
+    const SolverResult failed = solve6(q, rf, uf, of, ws);
+    EXPECT_EQ(failed.status, SolverStatus::max_iterations);
+    EXPECT_EQ(failed.local_failures, 1);
+    EXPECT_EQ(failed.local_failures_total, 3);
+    EXPECT_STREQ(failed.method, "nsgs6");
+  }
   // Non-finite data is reported.
   ContactProblem6 bad = p;
   bad.q[2][4] = std::nan("");

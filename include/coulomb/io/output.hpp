@@ -22,7 +22,8 @@ inline constexpr const char* kContactsHeader =
     "state";
 inline constexpr const char* kEnergyHeader =
     "time,kinetic,potential,dissipated,total,normal,friction,rolling,pivoting,correction";
-inline constexpr const char* kSolverHeader = "time,points,active,iterations,error,status";
+inline constexpr const char* kSolverHeader =
+    "time,points,active,iterations,error,status,method,local_failures,fell_back";
 
 /// Name of a contact status in contacts.csv.
 [[nodiscard]] const char* status_name(ContactStatus s);

@@ -7,7 +7,9 @@
 #include <coulomb/world/workspace.hpp>
 #include <coulomb/world/world.hpp>
 
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,14 +18,26 @@ namespace coulomb {
 /// Solver statistics over a run.
 struct SolverStatistics {
   std::int64_t solves = 0;         ///< steps with at least one active contact
-  std::int64_t not_converged = 0;  ///< solves that hit the iteration cap or went non-finite
+  std::int64_t not_converged = 0;  ///< solves whose status is not `converged`
   double worst_error = 0.0;
+  double worst_error_time = -1.0;  ///< time of the step with the worst error [s], −1 if none
   double mean_error = 0.0;
   std::int64_t max_iterations = 0;
   double mean_iterations = 0.0;
   double first_not_converged_time = -1.0;  ///< [s], −1 if none
+  /// Solves per method that produced the answer ("nsgs", "prox", "nsgs+prox", "nsgs6").
+  std::map<std::string, std::int64_t, std::less<>> methods;
+  std::int64_t auto_switches = 0;   ///< `auto` handed over to PROX ("nsgs+prox")
+  std::int64_t fell_back = 0;       ///< the solver's last iterate was replaced (SolverResult)
+  std::int64_t cold_starts = 0;     ///< the warm start was worse than r = 0
+  std::int64_t local_failures = 0;  ///< Σ over solves of the local failures of the last sweep
+  std::int64_t solves_with_local_failures = 0;  ///< solves with at least one of those
   void add(const SolverResult& r, double time);
 };
+
+/// The one-line warning of a run with non-converged steps, e.g. "12 of 5000 steps did not
+/// converge (worst error 3.2e-4 at t = 1.234 s)"; empty when every solve converged.
+[[nodiscard]] std::string convergence_warning(const SolverStatistics& stats, std::int64_t steps);
 
 struct RunOptions {
   std::string output_directory;                   ///< empty: no files

@@ -57,6 +57,10 @@ struct ContactSpec {
   std::optional<LawSpec> contensou;           ///< coupled sliding-spinning
   std::optional<LawSpec> rolling_resistance;  ///< pressure distortion {kappa, regularization}
   SourceMark mark;
+
+  /// The first law section with a moment part given here ("rolling", "pivoting", "soft_finger" or
+  /// "contensou"), or null: such a contact has six unknowns in the nonsmooth problem.
+  [[nodiscard]] const char* moment_law() const;
 };
 
 /// A rigid body. The body frame B is the frame the scene places; the dynamics use the centre of
@@ -92,7 +96,8 @@ struct SolverSettings {
   TimeScheme scheme = TimeScheme::midpoint;  ///< time-stepping scheme
   std::string formulation = "nonsmooth";     ///< nonsmooth | compliant
   /// Contact solver: "nsgs" (Gauss–Seidel), "prox" (proximal point + semismooth Newton), or
-  /// "auto" (NSGS, handing over to PROX when it stalls; default).
+  /// "auto" (NSGS, handing over to PROX when it stalls; default). "prox" cannot solve contacts
+  /// with moment laws (ContactSpec::moment_law): finalize() rejects the combination.
   std::string name = "auto";
   double tolerance = 1e-10;  ///< error ‖r − P_K(...)‖/‖q‖ to reach [-]
   int max_iterations = 500;  ///< NSGS sweeps per step
@@ -146,7 +151,9 @@ struct Model {
   /// shape ranges. Throws std::invalid_argument saying what is wrong: shape ranges not contiguous
   /// in body order, a free body with mass <= 0 or an inertia that is not symmetric positive
   /// definite, a plane on a free body, material or contact indices out of range, h <= 0,
-  /// end time <= 0, non-finite values. The scene loader calls it last.
+  /// end time <= 0, non-finite values, a solver name other than nsgs, prox or auto, or solver
+  /// "prox" with a moment law in a contact spec (the 6-unknown problem has only NSGS). The scene
+  /// loader calls it last.
   void finalize();
 };
 

@@ -41,6 +41,7 @@ namespace coulomb {
 struct SolverWorkspace6 {
   std::vector<Vec6> u;              ///< (nc) local velocities
   std::vector<std::int32_t> order;  ///< (nc) visiting order (shuffle)
+  std::vector<Vec6> r_best;         ///< (nc) best iterate
 };
 
 /// Exact solution of one contact: u = W r + q with the law of `law` (W 6×6 symmetric positive
