@@ -27,7 +27,6 @@ struct ClipPoint {
   std::uint32_t id;      // point id (header)
   std::uint32_t edges;   // bitmask of incident polygon edges (by position) the point lies on
   std::uint32_t planes;  // bitmask of reference side planes the point lies on
-  Curvature c;           // incident surface curvature (filled when kept)
 };
 
 // The reference face in the world: its vertices and outward side-plane normals.
