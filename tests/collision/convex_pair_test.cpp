@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace coulomb {
@@ -199,6 +201,44 @@ TEST(ConvexPair, HullTiltedOntoAnEdgeGivesTheEdgeEnds) {
     EXPECT_EQ(p.n_W, Vec3::UnitZ());
     EXPECT_NEAR(std::abs(p.p2_W.x()), 0.5 * r, 1e-15);  // the edge's ends at x = ±r/2
     EXPECT_EQ(p.curvature2.r1, 0.0);                    // a corner of the tilted face
+  }
+}
+
+TEST(ConvexPair, EveryBodyRestsOnEverySupportWithItsManifold) {
+  // Supports with their top face at z = 0.5: a box, a hull (a box's corners), a standing cylinder
+  // (its cap, an octagon of circumradius 1, holds every body below). Bodies lying or face down,
+  // each with the points of its line or face: capsule, cylinder, cone (2), box (4), hexagonal
+  // prism (6).
+  const double R = 0.1, h = 0.3;
+  const Quat cone_q = rot(kPi / 2 + std::atan2(R, h), Vec3::UnitX());
+  const double cone_z = 0.5 - (cone_q * Vec3(0, 0, 0.5 * h)).z();
+  struct Body {
+    const char* name;
+    Geometry g;
+    Pose X;
+    std::size_t points;
+  };
+  const std::vector<Body> bodies = {
+      {"capsule", Capsule{0.1, 0.3}, at(Vec3(0.1, 0.05, 0.6), kAlongX), 2},
+      {"cylinder", Cylinder{0.1, 0.3}, at(Vec3(0.05, 0.1, 0.6), kAlongY), 2},
+      {"cone", Cone{R, h}, at(Vec3(0.05, 0.0, cone_z), cone_q), 2},
+      {"box", Box{Vec3(0.2, 0.15, 0.1)}, at(Vec3(0.05, -0.02, 0.6), rot(0.3, Vec3::UnitZ())), 4},
+      {"prism", hexagonal_prism(0.15, 0.1), at(Vec3(0.05, -0.02, 0.6), rot(0.2, Vec3::UnitZ())), 6},
+  };
+  const std::vector<std::pair<const char*, Geometry>> supports = {
+      {"box", kSlab}, {"hull", box_hull(Vec3(1.0, 1.0, 0.5))}, {"cylinder", Cylinder{1.0, 0.5}}};
+  for (const auto& [support_name, support] : supports) {
+    for (const Body& b : bodies) {
+      SCOPED_TRACE(std::string(b.name) + " on " + support_name);
+      const auto pts = run(support, Pose{}, b.g, b.X, 0.01);
+      ASSERT_EQ(pts.size(), b.points);
+      for (const auto& p : pts) {
+        EXPECT_NEAR(p.gap, 0.0, 1e-15);  // round-off of the turns that lay the bodies down
+        EXPECT_NEAR((p.n_W - Vec3::UnitZ()).norm(), 0.0, 1e-15);
+        EXPECT_NEAR(p.p2_W.z(), 0.5, 1e-15);
+      }
+      expect_stable_ids(support, Pose{}, b.g, b.X, 0.01);
+    }
   }
 }
 
