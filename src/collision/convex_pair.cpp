@@ -3,10 +3,13 @@
 //
 // 1. Direction. libccd's MPR on shape 1 grown by the margin detects the pair and gives a direction
 //    n (mpr.hpp). Its gap is recomputed from the exact support functions,
-//    gap(n) = min_{x∈2} n·x − max_{x∈1} n·x (support.hpp). When the shapes overlap by more than
-//    kEpaDepth of their size, GJK + EPA (penetration.hpp) gives the minimum-penetration
-//    direction, kept if its gap is larger (MPR's portal normal is not the minimum-translation
-//    direction for deep or oblique overlaps).
+//    gap(n) = min_{x∈2} n·x − max_{x∈1} n·x (support.hpp). When that gap is below −kEpaDepth of
+//    their size, GJK + EPA (penetration.hpp) gives the minimum-penetration direction (or, if the
+//    shapes are apart after all, GJK's closest-points direction; if they touch, EPA on shape 1
+//    grown by the margin); when it is above +kEpaDepth (apart, within the margin), GJK's
+//    closest-points direction. Either is kept if its gap is larger: MPR's portal normal is neither
+//    the minimum-translation direction of deep or oblique overlaps nor the closest-points
+//    direction of shapes apart.
 // 2. Normal. Each shape's supporting feature along ±n (supporting_feature.hpp). A face of either
 //    shape becomes the reference face when the gap along its own normal is at least n's and the
 //    other face's, within kTie of the size: a separating-axis test over a few candidate axes, so a
@@ -33,10 +36,11 @@ namespace coulomb::narrow {
 
 namespace {
 
-// EPA runs when the overlap along MPR's direction exceeds this fraction of the shapes' size
-// (below it MPR's error in the gap is smaller than that depth) [-].
+// EPA or GJK runs when the gap along MPR's direction is farther from 0 than this fraction of the
+// shapes' size (touching shapes: MPR's error in the gap is below it) [-].
 constexpr double kEpaDepth = 1e-6;
-// EPA stops when its upper and lower bounds of the depth are within this fraction of the size [-].
+// EPA and GJK stop when their upper and lower bounds of the depth (distance) are within this
+// fraction of the size [-].
 constexpr double kEpaTolerance = 1e-12;
 // Candidate normals within this fraction of the size of the best gap count as ties (as box–box's
 // preference for face axes) [-].
@@ -131,18 +135,29 @@ int convex_pair(const Geometry& g1, const Pose& X1, const Geometry& g2, const Po
   Vec3 n, pos;
   if (!mpr_direction(g1, X1, g2, X2, margin, n, pos)) return 0;
   const double size = shape_size(g1) + shape_size(g2);
-  // Deep overlap: the minimum-penetration direction, if it separates better.
   double gap = separation(g1, X1, g2, X2, n);
-  if (gap < -kEpaDepth * size) {
-    Penetration pen;
-    if (penetration(g1, X1, g2, X2, n, kEpaTolerance * size, pen)) {
-      const double gap_epa = separation(g1, X1, g2, X2, pen.n);
-      if (gap_epa > gap + kTie * size) {
-        n = pen.n;
-        gap = gap_epa;
-        pos = 0.5 * (pen.p1 + pen.p2);
-      }
+  // A better direction replaces MPR's only if it separates better (MPR exact: kept bit for bit).
+  const double tol = kEpaTolerance * size;
+  auto consider = [&](const Penetration& pen) {
+    const double gap_better = separation(g1, X1, g2, X2, pen.n);
+    if (gap_better > gap + kTie * size) {
+      n = pen.n;
+      gap = gap_better;
+      pos = 0.5 * (pen.p1 + pen.p2);
     }
+  };
+  Penetration pen;
+  if (gap < -kEpaDepth * size && penetration(g1, X1, g2, X2, n, tol, pen)) {
+    consider(pen);  // an overlap: EPA's minimum translation
+  } else if (gap < -kEpaDepth * size || gap > kEpaDepth * size) {
+    // Apart (MPR found the shapes through the margin, its gap may be too small, even negative):
+    // GJK's closest points; when GJK does not converge (a small distance next to a curved part)
+    // or the shapes touch, EPA on shape 1 grown by the margin, which encloses the other shape.
+    const bool done = closest_direction(g1, X1, g2, X2, n, tol, pen);
+    if (done) consider(pen);
+    if ((!done || !pen.converged) && margin > 0.0 &&
+        penetration(g1, X1, g2, X2, n, tol, pen, margin))
+      consider(pen);
   }
   if (gap > margin) return 0;
   // Several points from the supporting features.

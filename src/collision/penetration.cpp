@@ -23,10 +23,12 @@ struct Minkowski {
   const Pose& X1;
   const Geometry& g2;
   const Pose& X2;
+  double grow = 0.0;  // shape 1 grown by a ball of this radius [m]
   // Support point of M along d: s1(d) − s2(−d).
   SupportPoint operator()(const Vec3& d) const {
     SupportPoint s;
     s.a = world_support(g1, X1, d);
+    if (grow > 0.0) s.a += (grow / d.norm()) * d;
     s.b = world_support(g2, X2, -d);
     s.w = s.a - s.b;
     return s;
@@ -223,11 +225,142 @@ Vec3 barycentric(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
   return l / l.sum();
 }
 
+// ---------------------------------------------------------------------------------------------
+// GJK distance: the point of a simplex nearest the origin, by the Voronoi regions of its features
+// (Ericson, "Real-Time Collision Detection", §5.1.5 for the triangle), and the simplex reduced to
+// the feature that holds it.
+
+// Nearest point of segment s.p[0], s.p[1] to the origin; s reduced to the feature holding it.
+Vec3 nearest_on_segment(Simplex& s) {
+  const SupportPoint A = s.p[0], B = s.p[1];
+  const Vec3 ab = B.w - A.w;
+  const double den = ab.squaredNorm();
+  const double t = den > 0.0 ? -A.w.dot(ab) / den : 0.0;
+  if (t <= 0.0) {
+    s.n = 1;
+    return A.w;
+  }
+  if (t >= 1.0) {
+    s.p[0] = B;
+    s.n = 1;
+    return B.w;
+  }
+  return A.w + t * ab;
+}
+
+// Nearest point of triangle (a, b, c) to the origin; keeps in `s` the vertices of its feature.
+Vec3 nearest_on_triangle(const SupportPoint& A, const SupportPoint& B, const SupportPoint& C,
+                         Simplex& s) {
+  const Vec3 &a = A.w, &b = B.w, &c = C.w;
+  const Vec3 ab = b - a, ac = c - a, ap = -a;
+  const double d1 = ab.dot(ap), d2 = ac.dot(ap);
+  if (d1 <= 0.0 && d2 <= 0.0) {
+    s.p[0] = A;
+    s.n = 1;
+    return a;
+  }
+  const Vec3 bp = -b;
+  const double d3 = ab.dot(bp), d4 = ac.dot(bp);
+  if (d3 >= 0.0 && d4 <= d3) {
+    s.p[0] = B;
+    s.n = 1;
+    return b;
+  }
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0) {
+    const double t = d1 / (d1 - d3);
+    s.p[0] = A;
+    s.p[1] = B;
+    s.n = 2;
+    return a + t * ab;
+  }
+  const Vec3 cp = -c;
+  const double d5 = ab.dot(cp), d6 = ac.dot(cp);
+  if (d6 >= 0.0 && d5 <= d6) {
+    s.p[0] = C;
+    s.n = 1;
+    return c;
+  }
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0) {
+    const double t = d2 / (d2 - d6);
+    s.p[0] = A;
+    s.p[1] = C;
+    s.n = 2;
+    return a + t * ac;
+  }
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0) {
+    const double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    s.p[0] = B;
+    s.p[1] = C;
+    s.n = 2;
+    return b + t * (c - b);
+  }
+  if (!(va + vb + vc > 0.0)) {  // degenerate (collinear) triangle: its nearest edge
+    Simplex e1, e2, e3;
+    e1.p[0] = A, e1.p[1] = B, e1.n = 2;
+    e2.p[0] = A, e2.p[1] = C, e2.n = 2;
+    e3.p[0] = B, e3.p[1] = C, e3.n = 2;
+    const Vec3 x1 = nearest_on_segment(e1), x2 = nearest_on_segment(e2),
+               x3 = nearest_on_segment(e3);
+    if (x1.squaredNorm() <= x2.squaredNorm() && x1.squaredNorm() <= x3.squaredNorm()) {
+      s = e1;
+      return x1;
+    }
+    s = x2.squaredNorm() <= x3.squaredNorm() ? e2 : e3;
+    return x2.squaredNorm() <= x3.squaredNorm() ? x2 : x3;
+  }
+  const double den = 1.0 / (va + vb + vc);
+  s.p[0] = A;
+  s.p[1] = B;
+  s.p[2] = C;
+  s.n = 3;
+  return a + (vb * den) * ab + (vc * den) * ac;
+}
+
+// Nearest point of the simplex to the origin, the simplex reduced to its feature; false when the
+// origin is inside a tetrahedron (the shapes overlap).
+bool nearest_on_simplex(Simplex& s, Vec3& v) {
+  if (s.n == 1) {
+    v = s.p[0].w;
+    return true;
+  }
+  if (s.n == 2) {
+    v = nearest_on_segment(s);
+    return true;
+  }
+  if (s.n == 3) {
+    const SupportPoint A = s.p[0], B = s.p[1], C = s.p[2];
+    v = nearest_on_triangle(A, B, C, s);
+    return true;
+  }
+  // Tetrahedron: the nearest of the faces whose plane has the origin on the outer side.
+  const std::array<SupportPoint, 4> P = s.p;
+  constexpr int kFace[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
+  bool outside = false;
+  double best = kInf;
+  for (const auto& f : kFace) {
+    const Vec3 m = (P[f[1]].w - P[f[0]].w).cross(P[f[2]].w - P[f[0]].w);
+    const double side_o = -m.dot(P[f[0]].w), side_d = m.dot(P[f[3]].w - P[f[0]].w);
+    if (!(side_o * side_d < 0.0)) continue;  // the origin is on the fourth vertex's side
+    outside = true;
+    Simplex t;
+    const Vec3 x = nearest_on_triangle(P[f[0]], P[f[1]], P[f[2]], t);
+    if (x.squaredNorm() < best) {
+      best = x.squaredNorm();
+      v = x;
+      s = t;
+    }
+  }
+  return outside;
+}
+
 }  // namespace
 
 bool penetration(const Geometry& g1, const Pose& X1, const Geometry& g2, const Pose& X2,
-                 const Vec3& n_hint, double tolerance, Penetration& out) {
-  const Minkowski M{g1, X1, g2, X2};
+                 const Vec3& n_hint, double tolerance, Penetration& out, double grow) {
+  const Minkowski M{g1, X1, g2, X2, grow};
   const double size = shape_size(g1) + shape_size(g2) + (X2.p - X1.p).norm();
   Simplex s;
   if (!gjk_enclose(M, n_hint, size, s)) return false;
@@ -338,6 +471,54 @@ bool penetration(const Geometry& g1, const Pose& X1, const Geometry& g2, const P
   out.depth = best;
   out.p1 = l[0] * A.a + l[1] * B.a + l[2] * C.a;
   out.p2 = l[0] * A.b + l[1] * B.b + l[2] * C.b;
+  return true;
+}
+
+bool closest_direction(const Geometry& g1, const Pose& X1, const Geometry& g2, const Pose& X2,
+                       const Vec3& n_hint, double tolerance, Penetration& out) {
+  const Minkowski M{g1, X1, g2, X2, 0.0};
+  Simplex s;
+  // M lies on the −n side of the origin: its support along n is near its nearest point.
+  s.p[0] = M(n_hint.squaredNorm() > 0.0 ? n_hint : Vec3(Vec3::UnitZ()));
+  s.n = 1;
+  Vec3 v = s.p[0].w;
+  out.converged = false;
+  out.iterations = 0;
+  for (int it = 0; it < kMaxGjkIterations; ++it) {
+    const double vn = v.norm();
+    if (!(vn > tolerance)) return false;  // touching or overlapping
+    // The support point towards the origin: |v| − v·w/|v| bounds the error of the distance.
+    const SupportPoint w = M(-v);
+    if (vn - v.dot(w.w) / vn <= tolerance) {
+      out.converged = true;
+      break;
+    }
+    bool known = false;
+    for (int i = 0; i < s.n; ++i) known |= s.p[i].w == w.w;
+    if (known) break;  // no progress: converged to round-off
+    s.p[s.n++] = w;
+    ++out.iterations;
+    if (!nearest_on_simplex(s, v)) return false;  // the origin inside: overlap
+  }
+  const double distance = v.norm();
+  if (!(distance > tolerance)) return false;
+  out.n = -v / distance;  // M = A1 − A2: v points from shape 2's point to shape 1's
+  out.depth = -distance;
+  // Witness points: v in the barycentric coordinates of the simplex's feature.
+  Vec3 l(1.0, 0.0, 0.0);
+  if (s.n == 2) {
+    const Vec3 ab = s.p[1].w - s.p[0].w;
+    const double t = (v - s.p[0].w).dot(ab) / ab.squaredNorm();
+    l = Vec3(1.0 - t, t, 0.0);
+  } else if (s.n == 3) {
+    l = barycentric(v, s.p[0].w, s.p[1].w, s.p[2].w);
+  }
+  out.p1 = Vec3::Zero();
+  out.p2 = Vec3::Zero();
+  for (int i = 0; i < s.n; ++i) {
+    out.p1 += l[i] * s.p[i].a;
+    out.p2 += l[i] * s.p[i].b;
+  }
   return true;
 }
 

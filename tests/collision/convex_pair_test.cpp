@@ -355,6 +355,27 @@ TEST(ConvexPair, CapsuleDeepUnderAHullCornerSeparatesThroughTheFace) {
   }
 }
 
+TEST(ConvexPair, NearACylinderRimTheGapIsTheSignedDistance) {
+  // A sphere (radius 0.1) whose centre is d from the rim point (0.3, 0, 0.5) of a cylinder, along
+  // (0.6, 0, 0.8): apart, touching or overlapping by 5e-4 m within the 1e-3 margin. The centre-to-
+  // centre ray leaves the (grown) Minkowski difference elsewhere: MPR's normal is 4° off and its
+  // gap off by 4e-4 m. The rim is curved: the direction is exact to about sqrt(2 tol / ρ) (tol =
+  // 1e-12 of the sizes, ρ = 0.1): 1e-5; the gap to second order in it.
+  const Vec3 n_rim(0.6, 0.0, 0.8);
+  for (double d : {0.1005, 0.1, 0.0995}) {
+    const Pose Xs = at(Vec3(0.3, 0.0, 0.5) + d * n_rim);
+    Vec3 n_mpr, pos;
+    ASSERT_TRUE(
+        narrow::mpr_direction(Sphere{0.1}, Xs, Cylinder{0.3, 0.5}, Pose{}, 1e-3, n_mpr, pos));
+    EXPECT_GT((n_mpr + n_rim).norm(), 0.05) << d;
+    const auto pts = run(Sphere{0.1}, Xs, Cylinder{0.3, 0.5}, Pose{}, 1e-3);
+    ASSERT_EQ(pts.size(), 1u) << d;
+    EXPECT_NEAR((pts[0].n_W + n_rim).norm(), 0.0, 1e-5) << d;  // from the sphere to the rim
+    EXPECT_NEAR(pts[0].gap, d - 0.1, 1e-10) << d;
+    EXPECT_NEAR((pts[0].p2_W - Vec3(0.3, 0.0, 0.5)).norm(), 0.0, 1e-5) << d;
+  }
+}
+
 // --- The normal is the gradient of the gap. -----------------------------------------------------
 
 // d gap_i / d x2 = n_i for every point (shape 2 translated by ±h along each axis; the points are

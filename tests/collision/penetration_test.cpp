@@ -1,6 +1,7 @@
 // GJK + EPA (penetration.cpp) against closed-form minimum translations: boxes (exact faces of
 // the Minkowski difference), spheres and capsules (curved: the normal to within the tolerance's
-// square root), a sphere in a cylinder's side; apart shapes give no result.
+// square root), a sphere in a cylinder's side; apart shapes give no penetration but GJK's
+// closest-points direction and distance.
 
 #include "collision/penetration.hpp"
 #include "collision/checks.hpp"
@@ -77,6 +78,44 @@ TEST(Penetration, SphereNearACylinderRimSeparatesRadially) {
       epa(Sphere{0.2}, at(0.3 * u + Vec3(0, 0, 0.45)), Cylinder{0.3, 0.5}, Pose{}, Vec3::UnitZ());
   EXPECT_NEAR((pen.n + u).norm(), 0.0, 2e-6);
   EXPECT_NEAR(pen.depth, 0.2, 1e-12);
+}
+
+TEST(Penetration, ApartShapesGiveTheirClosestPointsDirection) {
+  using narrow::closest_direction;
+  // A cube's corner (1, 1, 1)/2 towards a sphere's centre: distance |c − corner| − r.
+  const Vec3 corner = Vec3::Constant(0.5), c = corner + Vec3(0.1, 0.2, 0.3);
+  Penetration pen;
+  ASSERT_TRUE(closest_direction(Box{Vec3::Constant(0.5)}, Pose{}, Sphere{0.2}, at(c), Vec3::UnitZ(),
+                                1e-12, pen));
+  EXPECT_TRUE(pen.converged);
+  const Vec3 u = (c - corner).normalized();
+  EXPECT_NEAR((pen.n - u).norm(), 0.0, 1e-6);  // the sphere is curved: as for EPA
+  EXPECT_NEAR(-pen.depth, (c - corner).norm() - 0.2, 1e-12);
+  EXPECT_NEAR((pen.p1 - corner).norm(), 0.0, 1e-12);
+  // Two boxes with parallel faces 0.01 apart, turned together: exact (faces of M).
+  const Quat R = rot(0.4, Vec3(1, 2, 3));
+  const Pose Xa = at(Vec3(0.3, 0.1, 0.0), R);
+  const Pose Xb = at(Xa.apply(Vec3(0.2, 0.1, 0.61)), R);
+  ASSERT_TRUE(closest_direction(Box{Vec3(0.5, 0.4, 0.3)}, Xa, Box{Vec3::Constant(0.3)}, Xb,
+                                R * Vec3(0.3, 0.1, 1.0).normalized(), 1e-12, pen));
+  EXPECT_NEAR((pen.n - R * Vec3::UnitZ()).norm(), 0.0, 1e-14);
+  EXPECT_NEAR(-pen.depth, 0.01, 1e-14);
+  // Overlapping shapes: no closest points.
+  EXPECT_FALSE(closest_direction(Sphere{0.3}, Pose{}, Sphere{0.2}, at(Vec3(0.1, 0.2, 0.3)),
+                                 Vec3::UnitX(), 1e-12, pen));
+}
+
+TEST(Penetration, ShapesThatTouchOrAreApartGetEpaOnTheGrownShape) {
+  // Spheres touching (and 0.004 apart) with shape 1 grown by 0.01: the direction of centres and
+  // the signed distance grow − depth.
+  const Vec3 u = Vec3(1, -2, 2) / 3.0;
+  for (double gap : {0.0, 0.004}) {
+    Penetration pen;
+    ASSERT_TRUE(penetration(Sphere{0.3}, Pose{}, Sphere{0.2}, at((0.5 + gap) * u), Vec3::UnitZ(),
+                            1e-12, pen, 0.01));
+    EXPECT_NEAR((pen.n - u).norm(), 0.0, 2e-6);  // curved (spheres): as above
+    EXPECT_NEAR(0.01 - pen.depth, gap, 1e-12);
+  }
 }
 
 TEST(Penetration, ApartShapesGiveNoDirection) {
