@@ -1,9 +1,9 @@
 #pragma once
 /// @file
 /// Narrowphase: contact points between two shapes. Closed forms where they exist; for the other
-/// convex pairs libccd's MPR (GJK + EPA when they overlap deeply) for the direction, then the
-/// shapes' supporting features clipped into a manifold. See docs/collision.md for the list of pairs
-/// and their methods.
+/// convex pairs libccd's MPR, refined by GJK + EPA (overlaps) or GJK's distance (shapes apart), for
+/// the direction, then the shapes' supporting features clipped into a manifold. See
+/// docs/collision.md for the list of pairs and their methods.
 
 #include <coulomb/collision/contact_point.hpp>
 #include <coulomb/geometry/shape.hpp>
