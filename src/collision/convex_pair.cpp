@@ -37,7 +37,8 @@ namespace coulomb::narrow {
 namespace {
 
 // EPA or GJK runs when the gap along MPR's direction is farther from 0 than this fraction of the
-// shapes' size (touching shapes: MPR's error in the gap is below it) [-].
+// shapes' size [-]. Closer to 0 (resting contacts) MPR's direction is kept: no direction separates
+// more than the true one, so its gap overstates an overlap by at most this fraction.
 constexpr double kEpaDepth = 1e-6;
 // EPA and GJK stop when their upper and lower bounds of the depth (distance) are within this
 // fraction of the size [-].
