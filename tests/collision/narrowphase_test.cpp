@@ -636,15 +636,39 @@ TEST(Narrowphase, SixteenClippedPointsAreReducedToEightSpreadOnes) {
   EXPECT_GE(closest, 0.2);
 }
 
-TEST(Narrowphase, TiltedFacesKeepTheSingleMprPoint) {
+TEST(Narrowphase, TiltedFacesGiveTheirPointsWithinMargin) {
+  // Tilted by θ = 0.05 rad about x at z = 0.91 over the box top z = 0.5: every point of the
+  // incident face is reported with its own gap, kept when within the margin (0.01). A local point
+  // (x, y, −h) is at z = 0.91 + y sin θ − h cos θ.
   const Box box{Vec3::Constant(0.5)};
-  // Tilted 0.05 rad (far beyond the 1.4e-3 rad of the manifold test) about x, touching with an
-  // edge or a rim point.
-  const Quat tilt = rot(0.05, Vec3::UnitX());
-  EXPECT_EQ(run(box, Pose{}, cube_hull(0.4), at(Vec3(0, 0, 0.91), tilt), 0.01).size(), 1u);
-  EXPECT_EQ(run(box, Pose{}, Cylinder{0.3, 0.4}, at(Vec3(0, 0, 0.91), tilt), 0.01).size(), 1u);
-  EXPECT_EQ(run(cube_hull(0.5), Pose{}, cube_hull(0.4), at(Vec3(0, 0, 0.91), tilt), 0.01).size(),
-            1u);
+  const double th = 0.05;
+  const Quat tilt = rot(th, Vec3::UnitX());
+  auto gap_of = [&](double y, double h) { return 0.41 + y * std::sin(th) - h * std::cos(th); };
+  // Cube of half 0.4: the bottom edge at y = −0.4 (gap −0.0095) touches; the edge at y = +0.4
+  // (gap 0.0305) is beyond the margin.
+  for (const auto& pts :
+       {run(box, Pose{}, cube_hull(0.4), at(Vec3(0, 0, 0.91), tilt), 0.01),
+        run(cube_hull(0.5), Pose{}, cube_hull(0.4), at(Vec3(0, 0, 0.91), tilt), 0.01)}) {
+    ASSERT_EQ(pts.size(), 2u);
+    for (const auto& p : pts) {
+      EXPECT_NEAR(p.gap, gap_of(-0.4, 0.4), 1e-15);
+      EXPECT_NEAR(std::abs(p.p2_W.x()), 0.4, 1e-15);
+      EXPECT_EQ(p.n_W, Vec3::UnitZ());
+    }
+  }
+  // Cylinder (R 0.3, half-length 0.4): the rim samples at θk = 2πk/8 with y = 0.3 sin θk; the
+  // lowest is sample 6 (y = −0.3), its neighbours 5 and 7 are within margin, 4 and 0 are not.
+  const auto rim = run(box, Pose{}, Cylinder{0.3, 0.4}, at(Vec3(0, 0, 0.91), tilt), 0.01);
+  ASSERT_EQ(rim.size(), 3u);
+  for (const auto& p : rim) {
+    const Vec3 x_L = tilt.conjugate() * (p.p2_W - Vec3(0, 0, 0.91));
+    EXPECT_NEAR(std::hypot(x_L.x(), x_L.y()), 0.3, 1e-15);  // on the bottom rim
+    EXPECT_NEAR(x_L.z(), -0.4, 1e-15);
+    EXPECT_LT(x_L.y(), -0.2);  // samples 5, 6, 7
+    EXPECT_NEAR(p.gap, gap_of(x_L.y(), 0.4), 1e-15);
+    EXPECT_EQ(p.curvature2.r1, 0.0);  // a sharp rim across
+    EXPECT_NEAR(p.curvature2.r2, 0.3, 1e-15);
+  }
   // A cone on its apex on a box: the apex, one point; on its base: the 8 base samples.
   EXPECT_EQ(
       run(box, Pose{}, Cone{0.3, 0.6}, at(Vec3(0, 0, 0.79), rot(kPi, Vec3::UnitX())), 0.0).size(),
