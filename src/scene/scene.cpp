@@ -68,9 +68,8 @@ void read_time(const Reporter& r, const Field& f, Model& m) {
 
 void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   const MapView map(r, f);
-  map.allow({"formulation", "scheme", "name", "tolerance", "max_iterations", "theta",
-             "active_set", "contact_margin", "activation_distance", "position_correction",
-             "position_tolerance"});
+  map.allow({"formulation", "scheme", "name", "tolerance", "max_iterations", "theta", "active_set",
+             "contact_margin", "activation_distance", "position_correction", "position_tolerance"});
   if (auto v = map.get("scheme")) {
     s.scheme = one_of(r, *v, "time-stepping scheme", {"midpoint", "moreau_jean"}) == "midpoint"
                    ? TimeScheme::midpoint
@@ -102,8 +101,7 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   if (auto v = map.get("activation_distance"))
     s.activation_distance = non_negative(r, *v, number(r, *v));
   if (auto v = map.get("position_correction")) s.position_correction = boolean(r, *v);
-  if (auto v = map.get("position_tolerance"))
-    s.position_tolerance = positive(r, *v, number(r, *v));
+  if (auto v = map.get("position_tolerance")) s.position_tolerance = positive(r, *v, number(r, *v));
   // θ and the Siconos active-set rule belong to the Moreau–Jean scheme.
   if (s.scheme == TimeScheme::midpoint) {
     if (auto v = map.get("theta"))
@@ -518,10 +516,16 @@ Shape read_shape(const Reporter& r, const Field& f, bool body_fixed) {
     shape.geometry = Cone{radius, len("height")};
   } else {
     const Field pts_f = map.require("points");
-    ConvexHull hull;
-    for (const Field& p : sequence(r, pts_f)) hull.points.push_back(vec3(r, p));
-    check_hull(r, pts_f, hull.points);
-    shape.geometry = std::move(hull);
+    std::vector<Vec3> points;
+    for (const Field& p : sequence(r, pts_f)) points.push_back(vec3(r, p));
+    check_hull(r, pts_f, points);
+    // The hull proper (vertices, faces, normals): the narrowphase needs its faces for contact
+    // manifolds (a face resting on a face gives the clipped polygon, not one point).
+    try {
+      shape.geometry = make_convex_hull(points);
+    } catch (const std::exception& e) {
+      r.fail(pts_f, fmt::format("{}: {}", pts_f.path, e.what()));
+    }
   }
   if (auto v = map.get("position")) shape.pose_BS.p = vec3(r, *v);
   if (auto v = map.get("orientation")) shape.pose_BS.q = orientation(r, *v);
