@@ -447,6 +447,11 @@ TEST(Scene, AllShapeTypes) {
   EXPECT_EQ(std::get<Capsule>(m.shapes[2].geometry).half_length, 0.2);
   EXPECT_EQ(std::get<Cone>(m.shapes[5].geometry).height, 0.2);
   EXPECT_EQ(std::get<ConvexHull>(m.shapes[6].geometry).points.size(), 4u);
+  // The hull proper is built (a tetrahedron: 4 vertices, 4 faces with their normals), so that the
+  // narrowphase finds its faces for contact manifolds.
+  EXPECT_EQ(std::get<ConvexHull>(m.shapes[6].geometry).vertices.size(), 4u);
+  EXPECT_EQ(std::get<ConvexHull>(m.shapes[6].geometry).faces.size(), 4u);
+  EXPECT_EQ(std::get<ConvexHull>(m.shapes[6].geometry).face_normals.size(), 4u);
   EXPECT_EQ(m.shapes[6].pose_BS.q.coeffs(), Quat(0, 0, 0, 1).coeffs());
   EXPECT_GT(m.bodies[0].mass, 0.0);
 }
