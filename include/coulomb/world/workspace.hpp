@@ -144,9 +144,13 @@ struct Workspace {
 
   // Position stage (nactive): predicted end-of-step gaps and the correction multipliers.
   std::vector<double> end_gap;  ///< (nactive) [m]
-  std::vector<double> kappa;    ///< (nactive) position multipliers [kg m]
-  std::vector<Vec3> dx;         ///< (nbodies) displacement of the centre of mass [m]
-  std::vector<Vec3> dtheta;     ///< (nbodies) rotation vector, world [rad]
+  /// (nactive) 1 when the contact leaves the step with an outward normal velocity (a rebound):
+  /// the position stage does not close its penetration (docs/nonsmooth.md)
+  std::vector<std::uint8_t> rebounding;
+  std::vector<double> target_gap;  ///< (nactive) the gap the position stage must not go below [m]
+  std::vector<double> kappa;       ///< (nactive) position multipliers [kg m]
+  std::vector<Vec3> dx;            ///< (nbodies) displacement of the centre of mass [m]
+  std::vector<Vec3> dtheta;        ///< (nbodies) rotation vector, world [rad]
 
   // Derived from the model once by prepare(): contact spec index per material pair, and the
   // resolved set-valued laws of each spec (index spec + 1; 0 is the model's default contact).

@@ -82,18 +82,29 @@ void correct(const Model& model, State& state, Workspace& ws) {
   report.penetration_left = 0.0;
   report.correction_sweeps = 0;
   const std::size_t nactive = ws.active.size();
-  double deepest = 0.0;
-  for (std::size_t i = 0; i < nactive; ++i) deepest = std::max(deepest, -ws.end_gap[i]);
+  // What the stage closes: the predicted penetrations of the contacts that do not rebound. A
+  // rebounding contact (outward normal velocity at the end of the step: an impact with
+  // restitution) leaves its penetration by its own motion; lifting it too would add the
+  // potential energy of the lift on top of the rebound at every impact, and a box landing on a
+  // face with e > 0 would chatter between its edges for ever on that energy. It only must not be
+  // pushed deeper.
+  double deepest = 0.0, to_close = 0.0;
+  ws.target_gap.resize(nactive);
+  for (std::size_t i = 0; i < nactive; ++i) {
+    deepest = std::max(deepest, -ws.end_gap[i]);
+    ws.target_gap[i] = ws.rebounding[i] ? std::max(0.0, ws.end_gap[i]) : ws.end_gap[i];
+    to_close = std::max(to_close, -ws.target_gap[i]);
+  }
   report.penetration = deepest;
   report.penetration_left = deepest;
-  if (!model.solver.position_correction || deepest <= model.solver.position_tolerance) return;
+  if (!model.solver.position_correction || to_close <= model.solver.position_tolerance) return;
 
   // The multipliers κ, then the displacement of every body.
   double left = 0.0;
   report.correction_sweeps = ws.use_moments
-                                 ? solve_positions(ws.problem6, ws.end_gap,
+                                 ? solve_positions(ws.problem6, ws.target_gap,
                                                    model.solver.position_tolerance, ws.kappa, left)
-                                 : solve_positions(ws.problem, ws.end_gap,
+                                 : solve_positions(ws.problem, ws.target_gap,
                                                    model.solver.position_tolerance, ws.kappa, left);
   report.penetration_left = left;
   const std::size_t nbodies = model.bodies.size();

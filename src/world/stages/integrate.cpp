@@ -149,6 +149,7 @@ void integrate(const Model& model, State& state, Workspace& ws) {
   ws.moment.resize(npoints);
   ws.status.resize(npoints);
   ws.end_gap.resize(nactive);
+  ws.rebounding.resize(nactive);
   state.contacts.clear();
   for (std::size_t k = 0; k < npoints; ++k) {
     const ContactPoint& c = ws.points[k];
@@ -183,6 +184,8 @@ void integrate(const Model& model, State& state, Workspace& ws) {
       ws.end_gap[i] =
           midpoint ? c.gap + 0.5 * h * u_post.x() + 0.25 * h * (ws.u_pre[k](0) - ws.u_zero[k](0))
                    : c.gap + h * (theta * u_post.x() + (1.0 - theta) * ws.u_zero[k](0));
+      // A contact that rebounds leaves its penetration by its own motion (correct.cpp).
+      ws.rebounding[i] = ws.u_end[k].x() > kStickVelocity ? 1 : 0;
     }
     const Vec3 I = c.point();
     ContactMemory memory;
