@@ -153,7 +153,8 @@ Scene rolling() {
 template <typename Settings>
 void set_scheme(Settings& settings, int scheme) {
   if constexpr (requires { settings.scheme; }) {
-    settings.scheme = scheme == 0 ? TimeScheme::midpoint : TimeScheme::moreau_jean;
+    using Scheme = decltype(settings.scheme);  // dependent: compiles where it does not exist
+    settings.scheme = scheme == 0 ? Scheme::midpoint : Scheme::moreau_jean;
     settings.position_correction = scheme == 0;
   }
 }

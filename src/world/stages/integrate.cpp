@@ -193,8 +193,12 @@ void integrate(const Model& model, State& state, Workspace& ws) {
     memory.impulse = ws.impulse[k];
     memory.moment = ws.moment[k];
     memory.status = ws.status[k];
-    memory.moving = i >= 0 && ws.impulse[k].x() > 0.0 &&
-                    law_velocity(ws, static_cast<std::size_t>(i)).tail<5>().norm() > kStickVelocity;
+    // Moving: a slip, spin or rolling the law saw above kMovingSpeed (stages.hpp).
+    if (i >= 0 && ws.impulse[k].x() > 0.0) {
+      const Vec6 xi = law_velocity(ws, static_cast<std::size_t>(i));
+      memory.moving = xi.segment<2>(1).norm() > kMovingSpeed || std::abs(xi(3)) > kMovingSpeed ||
+                      xi.segment<2>(4).norm() > kMovingSpeed;
+    }
     memory.n_W = c.n_W;
     memory.t1_W = c.t1_W;
     memory.t2_W = c.t2_W;

@@ -4,11 +4,13 @@
 // its tangential and angular rows at the middle of the step (ξ = u⁺ + u_c, assemble.cpp). In the
 // step where such a motion stops, the mean velocity of the step would carry it through zero and
 // leave the end velocity reversed (the one-step overshoot of the midpoint rule at a
-// discontinuity of the friction force). So, after the solve, every moving contact whose end
-// velocity points against its start velocity in a row group (slip; spin; rolling) takes Moreau's
-// law at the end of the step for that step (ξ = u⁺ + shift: a stop is exact, as in Moreau–Jean),
-// and the problem is solved again from the answer found. Contacts only ever switch from the
-// midpoint rows to the end rows, so this ends after at most one pass per contact.
+// discontinuity of the friction force). So, after a converged solve, every moving contact whose
+// end velocity points against its start velocity in a row group (slip; spin; rolling), with a
+// start speed above kMovingSpeed (stages.hpp), takes Moreau's law at the end of the step for that
+// step (ξ = u⁺ + shift: a stop is exact, as in Moreau–Jean), and the problem is solved once more
+// from the answer found. One pass only: a contact that the second solve makes reverse keeps the
+// midpoint law, and its overshoot (smaller than its start speed) ends in the next step, where it
+// no longer counts as moving.
 #include <coulomb/nonsmooth/prox.hpp>
 
 #include <algorithm>
@@ -26,7 +28,7 @@ bool reverses(const Vec6& start, const Vec6& end, int rows) {
   auto group = [&](int first, int count) {
     if (first + count > rows) return false;
     const double s = start.segment(first, count).norm();
-    return s > kStickVelocity && start.segment(first, count).dot(end.segment(first, count)) < 0.0;
+    return s > kMovingSpeed && start.segment(first, count).dot(end.segment(first, count)) < 0.0;
   };
   return group(1, 2) || group(3, 1) || group(4, 2);
 }
@@ -42,23 +44,23 @@ SolverResult solve_stopping(const Model& model, Workspace& ws, Problem& problem,
       return coulomb::solve(problem, r, u, options, ws.solver, kind);
   };
   SolverResult result = run();
-  if (model.solver.scheme != TimeScheme::midpoint) return result;
+  if (model.solver.scheme != TimeScheme::midpoint || result.status != SolverStatus::converged)
+    return result;
   const std::size_t nactive = ws.active.size();
-  for (std::size_t pass = 0; pass < nactive; ++pass) {
-    bool changed = false;
-    for (std::size_t i = 0; i < nactive; ++i) {
-      const int k = ws.active[i];
-      if (!ws.moving[k]) continue;
-      Vec6 xi = Vec6::Zero();
-      xi.template head<D>() = u[i];
-      const Vec6& u0 = ws.u_zero[k];
-      if (!reverses(u0, xi - u0, D)) continue;
-      // Rows 1.. from the middle of the step to its end: ξ loses u_0 there.
-      ws.moving[k] = 0;
-      problem.q[i].template tail<D - 1>() -= u0.template segment<D - 1>(1);
-      changed = true;
-    }
-    if (!changed) break;
+  bool changed = false;
+  for (std::size_t i = 0; i < nactive; ++i) {
+    const int k = ws.active[i];
+    if (!ws.moving[k]) continue;
+    Vec6 xi = Vec6::Zero();
+    xi.template head<D>() = u[i];
+    const Vec6& u0 = ws.u_zero[k];
+    if (!reverses(u0, xi - u0, D)) continue;
+    // Rows 1.. from the middle of the step to its end: ξ loses u_0 there.
+    ws.moving[k] = 0;
+    problem.q[i].template tail<D - 1>() -= u0.template segment<D - 1>(1);
+    changed = true;
+  }
+  if (changed) {
     const int iterations = result.iterations;
     result = run();
     result.iterations += iterations;

@@ -9,6 +9,14 @@ namespace coulomb::stages {
 /// Slip speed below which a contact counts as sticking [m/s] (status, μ_s/μ_k rule).
 inline constexpr double kStickVelocity = 1e-9;
 
+/// Midpoint scheme: the speed (slip [m/s], spin or rolling [rad/s]) above which a contact counts
+/// as moving, so that its friction takes the direction of the step's mean velocity, and above
+/// which a reversal of that motion in a step is solved again with the end-of-step law (solve.cpp).
+/// Below it the end-of-step law is used: the friction direction of a slip under 1e-6 m/s moves a
+/// body by less than 1e-6 h a step, while the mean-velocity law at the edge of the cone lets such
+/// a slip ring with the step (a cone rolling on its side: 7e-6 m/s at its apex instead of 1e-8).
+inline constexpr double kMovingSpeed = 1e-6;
+
 /// The contact configuration, velocities before the impulses, free velocities.
 void free_motion(const Model& model, const State& state, Workspace& ws);
 /// Shape world poses at the contact configuration, AABBs (grown by the margin), candidate pairs.
