@@ -48,6 +48,25 @@ void SolverStatistics::add(const SolverResult& r, double time) {
   if (r.local_failures > 0) ++solves_with_local_failures;
 }
 
+void StepStatistics::add(const StepReport& r, double time) {
+  if (r.correction_sweeps > 0) ++corrected_steps;
+  if (r.penetration > deepest_penetration) {
+    deepest_penetration = r.penetration;
+    deepest_penetration_time = time;
+  }
+  largest_left = std::max(largest_left, r.penetration_left);
+  if (r.rotation_failures > 0 && rotation_failures == 0) first_rotation_failure_time = time;
+  rotation_failures += r.rotation_failures;
+}
+
+std::string rotation_warning(const StepStatistics& stats) {
+  if (stats.rotation_failures == 0) return {};
+  return fmt::format(
+      "the free rotation of {} body-steps did not converge (first at t = {} s): the step is too "
+      "long for the bodies' spin (h |w| well below 1, docs/dynamics.md)",
+      stats.rotation_failures, stats.first_rotation_failure_time);
+}
+
 std::string convergence_warning(const SolverStatistics& stats, std::int64_t steps) {
   if (stats.not_converged == 0) return {};
   return fmt::format("{} of {} steps did not converge (worst error {:.3g} at t = {} s)",
@@ -172,6 +191,14 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
                  {"cold_starts", st.cold_starts},
                  {"local_failures", st.local_failures},
                  {"solves_with_local_failures", st.solves_with_local_failures}};
+  const StepStatistics& ss = result.stages;
+  j["position_stage"] = {{"enabled", model.solver.position_correction},
+                         {"tolerance", model.solver.position_tolerance},
+                         {"corrected_steps", ss.corrected_steps},
+                         {"deepest_penetration", ss.deepest_penetration},
+                         {"deepest_penetration_time", ss.deepest_penetration_time},
+                         {"largest_left", ss.largest_left}};
+  j["rotation_failures"] = ss.rotation_failures;
   const Energy e = energy(model, state);
   const double total = e.kinetic + e.potential + state.dissipated;
   json by_kind = json::object();
@@ -239,6 +266,7 @@ RunResult run(const Model& model, State& state, const RunOptions& options) {
     const StepReport& report = step(model, state, ws);
     ++result.steps;
     if (report.active_contacts > 0) result.solver.add(report.solver, state.time);
+    result.stages.add(report, state.time);
     if (writer) writer->write_solver_row(state, report);
     if (!options.dump_problems_directory.empty() && report.active_contacts > 0)
       dump_problem(options.dump_problems_directory, state, ws);

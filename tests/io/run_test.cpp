@@ -191,6 +191,53 @@ TEST(Run, SummaryAndSolverCsvRecordWhatSolvedEachStep) {
   }
 }
 
+// The position stage and the free rotation over the run: summary.json says what the stage met
+// (an inelastic box dropped on the ground lands inside it by up to h v/2 and is lifted out) and
+// that every free rotation converged; a step far too long for a body's spin is counted and
+// warned about.
+TEST(Run, SummaryReportsThePositionStageAndTheFreeRotation) {
+  Scene drop = load_scene_text(R"(
+name: drop
+time: {end: 0.5, step: 1.0e-3}
+bodies:
+  - {name: ground, fixed: true, shapes: [{type: plane}]}
+  - {name: box, mass: 1.0, shapes: [{type: box, half_extents: [0.1, 0.1, 0.1]}],
+     position: [0, 0, 0.3]}
+)",
+                               "drop.yaml");
+  const RunResult result = coulomb::run(drop.model, drop.state, RunOptions{});
+  const nlohmann::json summary = nlohmann::json::parse(result.summary_json);
+  const nlohmann::json& stage = summary["position_stage"];
+  EXPECT_TRUE(stage["enabled"].get<bool>());
+  EXPECT_GT(stage["corrected_steps"].get<std::int64_t>(), 0);
+  // The impact's penetration: at most |v| h/2, |v| = sqrt(2 g 0.2) = 1.98 m/s.
+  EXPECT_GT(stage["deepest_penetration"].get<double>(), 0.0);
+  EXPECT_LT(stage["deepest_penetration"].get<double>(), 0.5 * 1.99 * 1e-3);
+  // Closed to the stage's own convergence test (1e-3 of its 1e-8 m tolerance).
+  EXPECT_LE(stage["largest_left"].get<double>(), 1e-3 * 1e-8);
+  EXPECT_EQ(summary["rotation_failures"].get<std::int64_t>(), 0);
+  EXPECT_EQ(rotation_warning(result.stages), "");
+
+  // A plate spinning at 6000 rad/s with h = 0.1 s: h |w| = 600, where the Newton solve of the
+  // midpoint rule does not find a root in its iterations.
+  Scene fast = load_scene_text(R"(
+name: spin
+time: {end: 0.5, step: 0.1}
+gravity: [0, 0, 0]
+bodies:
+  - name: plate
+    mass: 1.0
+    shapes: [{type: box, half_extents: [0.3, 0.1, 0.01]}]
+    angular_velocity: [3000, 5000, 1000]
+)",
+                               "spin.yaml");
+  const RunResult spun = coulomb::run(fast.model, fast.state, RunOptions{});
+  EXPECT_GT(spun.stages.rotation_failures, 0);
+  EXPECT_NE(rotation_warning(spun.stages).find("did not converge (first at t = "),
+            std::string::npos)
+      << rotation_warning(spun.stages);
+}
+
 TEST(Run, ConvergenceWarningNamesTheCountTheWorstErrorAndItsTime) {
   SolverStatistics stats;
   SolverResult ok;

@@ -35,6 +35,22 @@ struct SolverStatistics {
   void add(const SolverResult& r, double time);
 };
 
+/// What the steps reported besides the solve, over a run: the position stage and the free
+/// rotation.
+struct StepStatistics {
+  std::int64_t corrected_steps = 0;           ///< steps where the position stage moved bodies
+  double deepest_penetration = 0.0;           ///< deepest predicted penetration it met [m]
+  double deepest_penetration_time = -1.0;     ///< [s], −1 if none
+  double largest_left = 0.0;                  ///< largest penetration left after it [m]
+  std::int64_t rotation_failures = 0;         ///< body-steps whose free rotation did not converge
+  double first_rotation_failure_time = -1.0;  ///< [s], −1 if none
+  void add(const StepReport& r, double time);
+};
+
+/// The one-line warning of a run whose free rotation failed to converge in some step; empty when
+/// none did.
+[[nodiscard]] std::string rotation_warning(const StepStatistics& stats);
+
 /// The one-line warning of a run with non-converged steps, e.g. "12 of 5000 steps did not
 /// converge (worst error 3.2e-4 at t = 1.234 s)"; empty when every solve converged.
 [[nodiscard]] std::string convergence_warning(const SolverStatistics& stats, std::int64_t steps);
@@ -54,6 +70,7 @@ struct RunResult {
   std::int64_t steps = 0;
   double wall_time_s = 0.0;
   SolverStatistics solver;
+  StepStatistics stages;   ///< the position stage and the free rotation over the run
   bool finite = true;      ///< false: the run stopped on a non-finite state
   std::string non_finite;  ///< then where: non_finite_message (body, quantity, time, step)
   /// Bodies overlapping by more than 1e-6 m at the start (the position stage moves them apart

@@ -62,6 +62,9 @@ struct StepReport {
   double penetration = 0.0;
   double penetration_left = 0.0;
   int correction_sweeps = 0;
+  /// Bodies whose torque-free rotation (rotate_free: Newton on Euler's equations) did not reach
+  /// round-off in this step (h ‖Ω‖ too large for the body's inertia: docs/dynamics.md).
+  int rotation_failures = 0;
 };
 
 using Jacobian36 = Eigen::Matrix<double, 3, 6>;

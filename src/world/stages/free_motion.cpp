@@ -17,6 +17,7 @@ void free_motion(const Model& model, const State& state, Workspace& ws) {
   const double h = model.time_step;
   const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
   const std::size_t nbodies = model.bodies.size();
+  ws.report.rotation_failures = 0;
   for (std::size_t b = 0; b < nbodies; ++b) {
     const Body& body = model.bodies[b];
     if (body.fixed) {
@@ -39,6 +40,7 @@ void free_motion(const Model& model, const State& state, Workspace& ws) {
           rotate_free(state.q_WB[b], body.inertia_B, ws.inv_inertia_B[b], omega0_B, 0.5 * h, 0.5);
       ws.q_c[b] = drift.q_WB;
       omega_c_B = drift.omega_B;
+      if (!drift.converged) ++ws.report.rotation_failures;
     } else {
       ws.x_c[b] = state.x_WC[b];
       ws.q_c[b] = state.q_WB[b];

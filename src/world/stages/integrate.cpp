@@ -101,6 +101,7 @@ void integrate(const Model& model, State& state, Workspace& ws) {
       state.x_WC[b] = ws.x_c[b] + (0.5 * h) * v1;
     else
       state.x_WC[b] += h * (theta * v1 + (1.0 - theta) * v0);
+    if (!drift.converged) ++ws.report.rotation_failures;
     state.q_WB[b] = drift.q_WB;
     state.v_WC[b] = v1;
     state.w_W[b] = drift.q_WB * drift.omega_B;
