@@ -126,7 +126,8 @@ class Simulation:
         return c
 
     def energy(self) -> dict:
-        """Kinetic, potential, dissipated and total energy [J]."""
+        """Kinetic, potential, dissipated and total energy [J], and the dissipated energy by kind
+        like energy.csv: normal, friction, rolling, pivoting, correction (the position stage)."""
         return self._core.energy()
 
     def solver_statistics(self) -> dict:
