@@ -24,42 +24,34 @@ using namespace coulomb;
 namespace {
 
 // A scene being simulated: model, state and workspace together.
-class Simulation {
+class PySimulation {
  public:
-  explicit Simulation(Scene scene) : scene_(std::move(scene)) {
-    require_runnable(scene_);
-    prepare(scene_.model, ws_);
-  }
+  explicit PySimulation(Scene scene) : file_(scene.file), sim_(runnable(scene)) {}
 
   // Takes n steps; returns the convergence warning of these steps (empty if all converged), the
   // text `coulomb run` prints, for the Python layer to raise as a ConvergenceWarning.
   std::string step(long n) {
     SolverStatistics call;
     for (long i = 0; i < n; ++i) {
-      const StepReport& r = coulomb::step(scene_.model, scene_.state, ws_);
-      ++steps_;
-      if (r.active_contacts > 0) {
-        stats_.add(r.solver, scene_.state.time);
-        call.add(r.solver, scene_.state.time);
-      }
-      if (!r.finite) throw std::runtime_error(non_finite_message(scene_.model, scene_.state, r));
+      const StepReport& r = sim_.step();
+      if (r.active_contacts > 0) call.add(r.solver, sim_.state().time);
+      if (!sim_.finite()) throw std::runtime_error(sim_.non_finite());
     }
     stepped_ = true;
     return convergence_warning(call, n);
   }
   std::string run(std::optional<double> end) {
-    const double t_end = end.value_or(scene_.model.end_time);
-    const double h = scene_.model.time_step;
-    const auto n = static_cast<long>(std::llround((t_end - scene_.state.time) / h));
-    return n > 0 ? step(n) : std::string();
+    const auto n = sim_.steps_to(end.value_or(sim_.model().end_time));
+    return n > 0 ? step(static_cast<long>(n)) : std::string();
   }
   // Runs to the scene's end time writing the usual output files into `directory`; returns the
   // summary (JSON text) and the convergence warning of the run (empty if all converged).
   std::pair<std::string, std::string> write(const std::string& directory) {
     RunOptions options;
     options.output_directory = directory;
-    options.scene_source = scene_.file;
-    const RunResult result = coulomb::run(scene_.model, scene_.state, options);
+    options.scene_source = file_;
+    const RunResult result = coulomb::run(sim_, options);
+    stepped_ = true;
     return {result.summary_json, convergence_warning(result.solver, result.steps)};
   }
 
@@ -70,11 +62,11 @@ class Simulation {
       for (int c = 0; c < 3; ++c) m(i, c) = v[i][c];
     return a;
   }
-  py::array_t<double> positions() const { return vec_rows(scene_.state.x_WC); }
-  py::array_t<double> velocities() const { return vec_rows(scene_.state.v_WC); }
-  py::array_t<double> angular_velocities() const { return vec_rows(scene_.state.w_W); }
+  py::array_t<double> positions() const { return vec_rows(sim_.state().x_WC); }
+  py::array_t<double> velocities() const { return vec_rows(sim_.state().v_WC); }
+  py::array_t<double> angular_velocities() const { return vec_rows(sim_.state().w_W); }
   py::array_t<double> orientations() const {
-    const auto& q = scene_.state.q_WB;
+    const auto& q = sim_.state().q_WB;
     py::array_t<double> a({static_cast<py::ssize_t>(q.size()), py::ssize_t{4}});
     auto m = a.mutable_unchecked<2>();
     for (std::size_t i = 0; i < q.size(); ++i) {
@@ -90,7 +82,7 @@ class Simulation {
   void set_state(std::optional<py::array_t<double>> x, std::optional<py::array_t<double>> q,
                  std::optional<py::array_t<double>> v, std::optional<py::array_t<double>> w,
                  std::optional<double> time) {
-    State& s = scene_.state;
+    State& s = sim_.state();
     const auto nb = static_cast<py::ssize_t>(s.body_count());
     auto check = [nb](const py::array_t<double>& a, py::ssize_t cols, const char* what) {
       if (a.ndim() != 2 || a.shape(0) != nb || a.shape(1) != cols)
@@ -115,13 +107,13 @@ class Simulation {
       check(*v, 3, "velocities");
       auto m = v->unchecked<2>();
       for (py::ssize_t i = 0; i < nb; ++i)
-        if (!scene_.model.bodies[i].fixed) s.v_WC[i] = Vec3(m(i, 0), m(i, 1), m(i, 2));
+        if (!sim_.model().bodies[i].fixed) s.v_WC[i] = Vec3(m(i, 0), m(i, 1), m(i, 2));
     }
     if (w) {
       check(*w, 3, "angular_velocities");
       auto m = w->unchecked<2>();
       for (py::ssize_t i = 0; i < nb; ++i)
-        if (!scene_.model.bodies[i].fixed) s.w_W[i] = Vec3(m(i, 0), m(i, 1), m(i, 2));
+        if (!sim_.model().bodies[i].fixed) s.w_W[i] = Vec3(m(i, 0), m(i, 1), m(i, 2));
     }
     if (time) {
       s.time = *time;
@@ -132,7 +124,7 @@ class Simulation {
 
   // The contacts of the last step as arrays keyed by the contacts.csv columns.
   py::dict contacts() const {
-    const std::size_t n = stepped_ ? contact_row_count(ws_) : 0;
+    const std::size_t n = stepped_ ? contact_row_count(sim_.workspace()) : 0;
     const char* names[] = {"px", "py",  "pz",  "nx", "ny",  "nz",  "gap",  "fn",    "ft1",  "ft2",
                            "mn", "mt1", "mt2", "vn", "vt1", "vt2", "spin", "roll1", "roll2"};
     constexpr int kColumns = 19;
@@ -142,14 +134,14 @@ class Simulation {
     py::array_t<long> body1(static_cast<py::ssize_t>(n)), body2(static_cast<py::ssize_t>(n));
     py::list state;
     for (std::size_t k = 0; k < n; ++k) {
-      const ContactRow row = contact_row(scene_.model, ws_, k);
+      const ContactRow row = contact_row(sim_.model(), sim_.workspace(), k);
       const double values[kColumns] = {
           row.point.x(),    row.point.y(),  row.point.z(),  row.normal.x(),   row.normal.y(),
           row.normal.z(),   row.gap,        row.force.x(),  row.force.y(),    row.force.z(),
           row.moment.x(),   row.moment.y(), row.moment.z(), row.velocity.x(), row.velocity.y(),
           row.velocity.z(), row.rates.x(),  row.rates.y(),  row.rates.z()};
       for (int c = 0; c < kColumns; ++c) cols[c].mutable_at(k) = values[c];
-      time.mutable_at(k) = scene_.state.time;
+      time.mutable_at(k) = sim_.state().time;
       body1.mutable_at(k) = row.body1;
       body2.mutable_at(k) = row.body2;
       state.append(status_name(row.status));
@@ -166,7 +158,8 @@ class Simulation {
   // The statistics of summary.json's "solver" section over the steps taken (docs/outputs.md).
   py::dict solver_statistics() const {
     py::dict d;
-    d["steps"] = steps_;
+    const SolverStatistics& stats_ = sim_.solver_statistics();
+    d["steps"] = sim_.steps();
     d["solves"] = stats_.solves;
     d["not_converged"] = stats_.not_converged;
     d["first_not_converged_time"] = stats_.first_not_converged_time;
@@ -187,25 +180,29 @@ class Simulation {
   }
 
   py::dict energy() const {
-    const Energy e = coulomb::energy(scene_.model, scene_.state);
+    const Energy e = coulomb::energy(sim_.model(), sim_.state());
     py::dict d;
     d["kinetic"] = e.kinetic;
     d["potential"] = e.potential;
-    d["dissipated"] = scene_.state.dissipated;
-    d["total"] = e.kinetic + e.potential + scene_.state.dissipated;
+    d["dissipated"] = sim_.state().dissipated;
+    d["total"] = e.kinetic + e.potential + sim_.state().dissipated;
     // The same split as energy.csv: dissipation by kind of law.
     for (std::size_t k = 0; k < kEnergyKindCount; ++k)
-      d[kEnergyKindNames[k]] = scene_.state.dissipated_by_kind[k];
+      d[kEnergyKindNames[k]] = sim_.state().dissipated_by_kind[k];
     return d;
   }
 
-  const Scene& scene() const { return scene_; }
+  // The scene's model and state, once checked runnable.
+  static Simulation runnable(Scene& scene) {
+    require_runnable(scene);
+    return Simulation(std::move(scene.model), std::move(scene.state));
+  }
+  const Model& model() const { return sim_.model(); }
+  const State& state() const { return sim_.state(); }
 
  private:
-  Scene scene_;
-  Workspace ws_;
-  SolverStatistics stats_;
-  std::int64_t steps_ = 0;
+  std::string file_;  // the scene's source, for summary.json
+  Simulation sim_;
   bool stepped_ = false;
 };
 
@@ -269,12 +266,12 @@ PYBIND11_MODULE(_coulomb, m) {
   py::register_exception<SceneError>(m, "SceneError", PyExc_ValueError);
 
   m.def(
-      "load_file", [](const std::string& path) { return Simulation(load_scene_file(path)); },
+      "load_file", [](const std::string& path) { return PySimulation(load_scene_file(path)); },
       py::arg("path"));
   m.def(
       "load_text",
       [](const std::string& text, const std::string& name) {
-        return Simulation(load_scene_text(text, name));
+        return PySimulation(load_scene_text(text, name));
       },
       py::arg("text"), py::arg("name"));
   m.def("law", &tabulate, py::arg("args"),
@@ -289,30 +286,28 @@ PYBIND11_MODULE(_coulomb, m) {
   m.def("builtin_scene_text",
         [](const std::string& name) { return std::string(builtin_scene_text(name)); });
 
-  py::class_<Simulation>(m, "Simulation")
-      .def("step", &Simulation::step, py::arg("n") = 1)
-      .def("run", &Simulation::run, py::arg("end") = py::none())
-      .def("write", &Simulation::write, py::arg("directory"))
-      .def_property_readonly("time", [](const Simulation& s) { return s.scene().state.time; })
-      .def_property_readonly("time_step",
-                             [](const Simulation& s) { return s.scene().model.time_step; })
-      .def_property_readonly("end_time",
-                             [](const Simulation& s) { return s.scene().model.end_time; })
-      .def_property_readonly("name", [](const Simulation& s) { return s.scene().model.name; })
+  py::class_<PySimulation>(m, "Simulation")
+      .def("step", &PySimulation::step, py::arg("n") = 1)
+      .def("run", &PySimulation::run, py::arg("end") = py::none())
+      .def("write", &PySimulation::write, py::arg("directory"))
+      .def_property_readonly("time", [](const PySimulation& s) { return s.state().time; })
+      .def_property_readonly("time_step", [](const PySimulation& s) { return s.model().time_step; })
+      .def_property_readonly("end_time", [](const PySimulation& s) { return s.model().end_time; })
+      .def_property_readonly("name", [](const PySimulation& s) { return s.model().name; })
       .def_property_readonly("bodies",
-                             [](const Simulation& s) {
+                             [](const PySimulation& s) {
                                std::vector<std::string> names;
-                               for (const auto& b : s.scene().model.bodies) names.push_back(b.name);
+                               for (const auto& b : s.model().bodies) names.push_back(b.name);
                                return names;
                              })
-      .def("positions", &Simulation::positions)
-      .def("orientations", &Simulation::orientations)
-      .def("velocities", &Simulation::velocities)
-      .def("angular_velocities", &Simulation::angular_velocities)
-      .def("contacts", &Simulation::contacts)
-      .def("energy", &Simulation::energy)
-      .def("solver_statistics", &Simulation::solver_statistics)
-      .def("set_state", &Simulation::set_state, py::arg("positions") = py::none(),
+      .def("positions", &PySimulation::positions)
+      .def("orientations", &PySimulation::orientations)
+      .def("velocities", &PySimulation::velocities)
+      .def("angular_velocities", &PySimulation::angular_velocities)
+      .def("contacts", &PySimulation::contacts)
+      .def("energy", &PySimulation::energy)
+      .def("solver_statistics", &PySimulation::solver_statistics)
+      .def("set_state", &PySimulation::set_state, py::arg("positions") = py::none(),
            py::arg("orientations") = py::none(), py::arg("velocities") = py::none(),
            py::arg("angular_velocities") = py::none(), py::arg("time") = py::none());
 }

@@ -84,28 +84,31 @@ int run_command(const RunArgs& args) {
   options.dump_problems_directory = args.dump_problems;
   ProgressBar bar(!args.quiet);
   options.progress = [&bar](double f) { bar.update(f); };
-  const coulomb::RunResult result = coulomb::run(scene.model, scene.state, options);
+  coulomb::Simulation sim(std::move(scene.model), std::move(scene.state));
+  const coulomb::RunResult result = coulomb::run(sim, options);
+  const coulomb::Model& model = sim.model();
+  const coulomb::State& state = sim.state();
   for (const coulomb::Overlap& o : result.initial_overlaps)
     fmt::print(stderr,
                "coulomb: warning: bodies '{}' and '{}' overlap by {:.3g} m at the start; {}\n",
-               scene.model.bodies[o.body1].name, scene.model.bodies[o.body2].name, o.depth,
-               scene.model.solver.position_correction
+               model.bodies[o.body1].name, model.bodies[o.body2].name, o.depth,
+               model.solver.position_correction
                    ? "the position stage moves them apart"
                    : "nothing moves them apart (solver.position_correction is off)");
   if (!args.quiet) {
     const auto& st = result.solver;
     fmt::print("coulomb {}: scene '{}', {} steps of {} s to t = {} s in {:.3f} s\n",
-               COULOMB_VERSION, scene.model.name, result.steps, scene.model.time_step,
-               scene.state.time, result.wall_time_s);
+               COULOMB_VERSION, model.name, result.steps, model.time_step, state.time,
+               result.wall_time_s);
     fmt::print("solver: {} solves, worst error {:.3g}, mean {:.3g} iterations, {} not converged\n",
                st.solves, st.worst_error, st.mean_iterations, st.not_converged);
-    for (std::size_t b = 0; b < scene.model.bodies.size(); ++b) {
-      if (scene.model.bodies[b].fixed) continue;
-      const auto& x = scene.state.x_WC[b];
-      const auto& v = scene.state.v_WC[b];
+    for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+      if (model.bodies[b].fixed) continue;
+      const auto& x = state.x_WC[b];
+      const auto& v = state.v_WC[b];
       fmt::print(
           "  {}: position ({:.6g}, {:.6g}, {:.6g}) m, velocity ({:.6g}, {:.6g}, {:.6g}) m/s\n",
-          scene.model.bodies[b].name, x.x(), x.y(), x.z(), v.x(), v.y(), v.z());
+          model.bodies[b].name, x.x(), x.y(), x.z(), v.x(), v.y(), v.z());
     }
     fmt::print(
         "results: {}/ (trajectory.csv, contacts.csv, energy.csv, solver.csv, summary.json, "

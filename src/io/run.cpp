@@ -22,57 +22,6 @@
 
 namespace coulomb {
 
-void SolverStatistics::add(const SolverResult& r, double time) {
-  ++solves;
-  if (r.status != SolverStatus::converged) {
-    ++not_converged;
-    if (first_not_converged_time < 0.0) first_not_converged_time = time;
-  }
-  // A non-finite error is the worst of all.
-  if (!(r.error <= worst_error)) {
-    worst_error = std::isnan(r.error) ? std::numeric_limits<double>::infinity() : r.error;
-    worst_error_time = time;
-  }
-  mean_error += (r.error - mean_error) / static_cast<double>(solves);
-  max_iterations = std::max<std::int64_t>(max_iterations, r.iterations);
-  mean_iterations += (r.iterations - mean_iterations) / static_cast<double>(solves);
-  // What produced the answer (a new name allocates once per run).
-  const std::string_view method = r.method;
-  auto it = methods.find(method);
-  if (it == methods.end()) it = methods.emplace(std::string(method), 0).first;
-  ++it->second;
-  if (method == "nsgs+prox") ++auto_switches;
-  if (r.fell_back) ++fell_back;
-  if (r.cold_start) ++cold_starts;
-  local_failures += r.local_failures;
-  if (r.local_failures > 0) ++solves_with_local_failures;
-}
-
-void StepStatistics::add(const StepReport& r, double time) {
-  if (r.correction_sweeps > 0) ++corrected_steps;
-  if (r.penetration > deepest_penetration) {
-    deepest_penetration = r.penetration;
-    deepest_penetration_time = time;
-  }
-  largest_left = std::max(largest_left, r.penetration_left);
-  if (r.rotation_failures > 0 && rotation_failures == 0) first_rotation_failure_time = time;
-  rotation_failures += r.rotation_failures;
-}
-
-std::string rotation_warning(const StepStatistics& stats) {
-  if (stats.rotation_failures == 0) return {};
-  return fmt::format(
-      "the free rotation of {} body-steps did not converge (first at t = {} s): the step is too "
-      "long for the bodies' spin (h |w| well below 1, docs/dynamics.md)",
-      stats.rotation_failures, stats.first_rotation_failure_time);
-}
-
-std::string convergence_warning(const SolverStatistics& stats, std::int64_t steps) {
-  if (stats.not_converged == 0) return {};
-  return fmt::format("{} of {} steps did not converge (worst error {:.3g} at t = {} s)",
-                     stats.not_converged, steps, stats.worst_error, stats.worst_error_time);
-}
-
 namespace {
 
 // Overlaps at the start deeper than this are reported (shallower ones are the round-off of bodies
@@ -223,12 +172,14 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
 
 }  // namespace
 
-RunResult run(const Model& model, State& state, const RunOptions& options) {
+RunResult run(Simulation& sim, const RunOptions& options) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
   RunResult result;
-  Workspace ws;
-  prepare(model, ws);
+  sim.reset_statistics();
+  const Model& model = sim.model();
+  const State& state = sim.state();
+  const Workspace& ws = sim.workspace();
   result.initial_overlaps = find_overlaps(model, state, kOverlapWarningDepth);
 
   if (!options.dump_problems_directory.empty()) {
@@ -258,33 +209,36 @@ RunResult run(const Model& model, State& state, const RunOptions& options) {
   };
   if (writer) output(false);
 
-  // Step to the end time (the last step may end up to h/2 past it: steps are whole).
-  const double h = model.time_step;
-  const double t0 = state.time;
-  const auto total_steps = static_cast<std::int64_t>(std::llround((model.end_time - t0) / h));
-  for (std::int64_t n = 0; n < total_steps; ++n) {
-    const StepReport& report = step(model, state, ws);
-    ++result.steps;
-    if (report.active_contacts > 0) result.solver.add(report.solver, state.time);
-    result.stages.add(report, state.time);
+  // Step to the end time (the last step may end up to h/2 past it: steps are whole); a
+  // non-finite state ends the run after its step is written.
+  const std::int64_t total_steps = sim.steps_to(model.end_time);
+  std::int64_t n = 0;
+  sim.run_to(model.end_time, [&](const StepReport& report) {
     if (writer) writer->write_solver_row(state, report);
     if (!options.dump_problems_directory.empty() && report.active_contacts > 0)
       dump_problem(options.dump_problems_directory, state, ws);
-    if (!report.finite) {
-      result.finite = false;
-      result.non_finite = non_finite_message(model, state, report);
-      if (writer) output(true);
-      break;
-    }
-    if (writer && (clock_out.due(state) || n + 1 == total_steps)) output(true);
+    if (writer && (!report.finite || clock_out.due(state) || n + 1 == total_steps)) output(true);
     if (options.progress && (n & 255) == 0)
       options.progress(static_cast<double>(n + 1) / static_cast<double>(total_steps));
-  }
+    ++n;
+  });
   if (options.progress) options.progress(1.0);
+  result.steps = sim.steps();
+  result.solver = sim.solver_statistics();
+  result.stages = sim.step_statistics();
+  result.finite = sim.finite();
+  result.non_finite = sim.non_finite();
   result.wall_time_s = std::chrono::duration<double>(clock::now() - start).count();
   result.summary_json = summary(model, state, ws, options, result, initial_total);
   if (replay) replay->write(writer->temporary_path("replay.html"));
   if (writer) writer->commit(result.summary_json);
+  return result;
+}
+
+RunResult run(const Model& model, State& state, const RunOptions& options) {
+  Simulation sim(model, state);
+  RunResult result = run(sim, options);
+  state = sim.state();
   return result;
 }
 

@@ -24,9 +24,9 @@ namespace {
 // Total normal force the ground (body 0, fixed) exerts in the last step [N]: Σ N impulses / h.
 double ground_reaction(Sim& s, int ground) {
   double sum = 0.0;
-  for (std::size_t k = 0; k < s.ws.points.size(); ++k) {
-    const ContactPoint& p = s.ws.points[k];
-    if (p.body1 == ground || p.body2 == ground) sum += s.ws.impulse[k].x();
+  for (std::size_t k = 0; k < s.workspace().points.size(); ++k) {
+    const ContactPoint& p = s.workspace().points[k];
+    if (p.body1 == ground || p.body2 == ground) sum += s.workspace().impulse[k].x();
   }
   return sum / s.model().time_step;
 }
@@ -153,7 +153,7 @@ std::vector<Check> bouncing_ball_siconos(const CaseContext&) {
   run_to(s, ref.back()[0], [&](const StepReport&) {
     ++k;
     if (k >= rows) return;
-    const double impulse = s.ws.active.empty() ? 0.0 : s.ws.r[0].x();
+    const double impulse = s.workspace().active.empty() ? 0.0 : s.workspace().r[0].x();
     const double got[3] = {s.state().x_WC[ball].z() - R, s.state().v_WC[ball].z(), impulse};
     for (int c = 0; c < 3; ++c) {
       const double d = std::abs(got[c] - ref[k][c + 1]);

@@ -3,6 +3,7 @@
 // scenes/validation/, and the registries of case functions defined outside cases.cpp.
 #include <coulomb/scene/scene.hpp>
 #include <coulomb/validate/validate.hpp>
+#include <coulomb/world/simulation.hpp>
 #include <coulomb/world/world.hpp>
 
 #include <fmt/format.h>
@@ -16,29 +17,22 @@ namespace coulomb::validate {
 
 inline constexpr double kPi = std::numbers::pi;
 
-// A scene being stepped: model, state and workspace.
-struct Sim {
-  Scene scene;
-  Workspace ws;
-  Model& model() { return scene.model; }
-  State& state() { return scene.state; }
-};
+// A scene being stepped: the one driver of the step loop.
+using Sim = Simulation;
 
 inline Sim load(const std::string& file) {
-  Sim s{load_scene_text(validation_scene_text(file), "scenes/validation/" + file), {}};
-  prepare(s.scene.model, s.ws);
-  return s;
+  Scene scene = load_scene_text(validation_scene_text(file), "scenes/validation/" + file);
+  return Sim(std::move(scene.model), std::move(scene.state));
 }
 
-// Steps to time `end` [s], calling after(report) after every step; a non-finite state throws.
+// Steps to time `end` [s], calling after(report) after every step; a non-finite state throws
+// (with its location: body, quantity, time, step).
 template <class After>
 void run_to(Sim& s, double end, After&& after) {
-  const double h = s.model().time_step;
-  while (s.state().time < end - 0.5 * h) {
-    const StepReport& r = step(s.model(), s.state(), s.ws);
-    if (!r.finite) throw std::runtime_error(non_finite_message(s.model(), s.state(), r));
+  s.run_to(end, [&](const StepReport& r) {
+    if (!s.finite()) throw std::runtime_error(s.non_finite());
     after(r);
-  }
+  });
 }
 
 inline int body(const Model& model, const std::string& name) {
@@ -55,8 +49,8 @@ inline double friction_mu(const Model& model) {
 // One step that must converge: the moment-law cases compare exact solves with closed forms, so a
 // step the solver leaves unconverged makes the case fail with where it happened.
 inline const StepReport& step_converged(Sim& s) {
-  const StepReport& r = step(s.model(), s.state(), s.ws);
-  if (!r.finite) throw std::runtime_error(non_finite_message(s.model(), s.state(), r));
+  const StepReport& r = s.step();
+  if (!s.finite()) throw std::runtime_error(s.non_finite());
   if (r.solver.status != SolverStatus::converged)
     throw std::runtime_error(
         fmt::format("the solver did not converge in the step ending at t = {} s", s.state().time));
@@ -66,10 +60,9 @@ inline const StepReport& step_converged(Sim& s) {
 // A scene edited before it is prepared (another model option, a time step, a tilt).
 template <class Edit>
 Sim load_edited(const std::string& file, Edit&& edit) {
-  Sim s{load_scene_text(validation_scene_text(file), "scenes/validation/" + file), {}};
-  edit(s.scene);
-  prepare(s.scene.model, s.ws);
-  return s;
+  Scene scene = load_scene_text(validation_scene_text(file), "scenes/validation/" + file);
+  edit(scene);
+  return Sim(std::move(scene.model), std::move(scene.state));
 }
 
 /// The 3-D motion cases (cases_motion.cpp): rotation, rolling on curved bodies, the position

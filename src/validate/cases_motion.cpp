@@ -344,9 +344,10 @@ std::vector<Check> cone_rolling(const CaseContext& ctx) {
     azimuth.add(s.state().q_WB[cone] * Vec3::UnitZ());
     worst_apex = std::max(worst_apex, (apex() - apex0).norm());
     worst_w = std::max(worst_w, std::abs(s.state().w_W[cone].norm() - W));
-    for (std::size_t k = 0; k < s.ws.points.size(); ++k)
-      if (s.ws.active_of_point[k] >= 0)
-        worst_slip = std::max(worst_slip, std::hypot(s.ws.u_end[k].y(), s.ws.u_end[k].z()));
+    for (std::size_t k = 0; k < s.workspace().points.size(); ++k)
+      if (s.workspace().active_of_point[k] >= 0)
+        worst_slip = std::max(worst_slip,
+                              std::hypot(s.workspace().u_end[k].y(), s.workspace().u_end[k].z()));
   });
   const double measured = std::abs(azimuth.total) / s.state().time;
   return {
@@ -389,7 +390,7 @@ std::vector<Check> position_stage(const CaseContext&) {
   Sim o = load_edited("box-drop.yaml", [&](Scene& sc) {
     sc.state.x_WC[static_cast<std::size_t>(cube)].z() = rest - depth;
   });
-  step(o.model(), o.state(), o.ws);
+  o.step();
   const double after_one = o.state().x_WC[cube].z();
   const double booked =
       o.state().dissipated_by_kind[static_cast<std::size_t>(EnergyKind::correction)];
@@ -431,8 +432,9 @@ std::vector<Check> tippe_top_point(const CaseContext& ctx) {
   run_to(s, end, [&](const StepReport& r) {
     if (r.active_contacts == 0) return;
     bool sticking = true;
-    for (std::size_t k = 0; k < s.ws.status.size(); ++k)
-      if (s.ws.active_of_point[k] >= 0 && s.ws.status[k] != ContactStatus::sticking)
+    for (std::size_t k = 0; k < s.workspace().status.size(); ++k)
+      if (s.workspace().active_of_point[k] >= 0 &&
+          s.workspace().status[k] != ContactStatus::sticking)
         sticking = false;
     const Energy e = energy(m, s.state());
     if (std::isnan(t_roll)) {

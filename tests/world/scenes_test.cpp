@@ -1,7 +1,7 @@
 // Whole scenes of scenes/: the tippe top (issue 4: inversion and its convergence in h), Painlevé's
 // rod, a stack of ten boxes.
 #include <coulomb/scene/scene.hpp>
-#include <coulomb/world/world.hpp>
+#include <coulomb/world/simulation.hpp>
 
 #include <gtest/gtest.h>
 
@@ -12,6 +12,17 @@ namespace {
 
 Scene load(const char* name) {
   return load_scene_file(std::string(COULOMB_SOURCE_DIR "/scenes/") + name);
+}
+
+// The scene as a simulation, after `edit` (a time step, ...).
+template <class Edit>
+Simulation simulate(const char* name, Edit&& edit) {
+  Scene scene = load(name);
+  edit(scene.model);
+  return Simulation(std::move(scene.model), std::move(scene.state));
+}
+Simulation simulate(const char* name) {
+  return simulate(name, [](Model&) {});
 }
 
 // Angle between the tippe top's axis (body z, towards the stem) and the vertical [rad].
@@ -27,21 +38,19 @@ struct Flip {
   double max_angle = 0.0;
 };
 Flip run_tippe_top(double h, double level, double end) {
-  Scene scene = load("tippe-top.yaml");
-  scene.model.time_step = h;
-  const int top = scene.model.body_index("top");
-  Workspace ws;
+  Simulation sim = simulate("tippe-top.yaml", [h](Model& m) { m.time_step = h; });
+  const int top = sim.model().body_index("top");
   Flip flip;
-  double previous = axis_angle(scene.state, top);
-  while (scene.state.time < end - 0.5 * h) {
-    const double t0 = scene.state.time;
-    EXPECT_EQ(step(scene.model, scene.state, ws).solver.status, SolverStatus::converged);
-    const double now = axis_angle(scene.state, top);
+  double previous = axis_angle(sim.state(), top);
+  sim.run_to(end, [&](const StepReport& r) {
+    EXPECT_EQ(r.solver.status, SolverStatus::converged);
+    const double now = axis_angle(sim.state(), top);
     if (flip.crossing < 0.0 && previous < level && now >= level)
-      flip.crossing = t0 + h * (level - previous) / (now - previous);
+      flip.crossing = sim.state().time - h + h * (level - previous) / (now - previous);
     flip.max_angle = std::max(flip.max_angle, now);
     previous = now;
-  }
+  });
+  EXPECT_TRUE(sim.finite()) << sim.non_finite();
   return flip;
 }
 
@@ -74,20 +83,17 @@ TEST(Scenes, TippeTopInversionTimeConvergesInH) {
 TEST(Scenes, PainleveRodPassesThroughTheParadox) {
   // μ = 5/3 > 4/3: the lower end jams; impulsive time stepping passes through without blow-up,
   // and the mechanical energy never increases (to round-off).
-  Scene scene = load("painleve-rod.yaml");
-  Workspace ws;
-  const Model& m = scene.model;
-  Energy e = energy(m, scene.state);
+  Simulation sim = simulate("painleve-rod.yaml");
+  Energy e = energy(sim.model(), sim.state());
   double previous = e.kinetic + e.potential;
   double worst_increase = 0.0;
-  while (scene.state.time < m.end_time - 0.5 * m.time_step) {
-    const StepReport& r = step(m, scene.state, ws);
-    ASSERT_TRUE(r.finite);
-    ASSERT_NE(r.solver.status, SolverStatus::non_finite);
-    e = energy(m, scene.state);
+  sim.run_to(sim.model().end_time, [&](const StepReport& r) {
+    EXPECT_NE(r.solver.status, SolverStatus::non_finite);
+    e = energy(sim.model(), sim.state());
     worst_increase = std::max(worst_increase, e.kinetic + e.potential - previous);
     previous = e.kinetic + e.potential;
-  }
+  });
+  ASSERT_TRUE(sim.finite()) << sim.non_finite();
   EXPECT_LE(worst_increase, 1e-9 * 455.0);  // round-off of a 455 J budget
   EXPECT_LT(previous, 455.0);               // friction dissipated energy
 }
@@ -95,35 +101,30 @@ TEST(Scenes, PainleveRodPassesThroughTheParadox) {
 TEST(Scenes, SpinningTopStaysUpAtCoarseStep) {
   // A cone top at 200 rad/s on its apex, h = 1e-3 (issue 2): the implicit gyroscopic step keeps
   // it stable: it precesses with a bounded tilt, never gains energy, keeps its spin.
-  Scene scene = load("spinning-top.yaml");
-  scene.model.time_step = 1e-3;
-  const Model& m = scene.model;
-  const int top = m.body_index("top");
-  Workspace ws;
-  Energy e = energy(m, scene.state);
+  Simulation sim = simulate("spinning-top.yaml", [](Model& m) { m.time_step = 1e-3; });
+  const int top = sim.model().body_index("top");
+  Energy e = energy(sim.model(), sim.state());
   double previous = e.kinetic + e.potential, worst_increase = 0.0, max_tilt = 0.0;
-  while (scene.state.time < 2.0 - 0.5 * m.time_step) {
-    ASSERT_TRUE(step(m, scene.state, ws).finite);
-    e = energy(m, scene.state);
+  sim.run_to(2.0, [&](const StepReport&) {
+    e = energy(sim.model(), sim.state());
     worst_increase = std::max(worst_increase, e.kinetic + e.potential - previous);
     previous = e.kinetic + e.potential;
-    max_tilt = std::max(max_tilt, axis_angle(scene.state, top));
-  }
+    max_tilt = std::max(max_tilt, axis_angle(sim.state(), top));
+  });
+  ASSERT_TRUE(sim.finite()) << sim.non_finite();
   EXPECT_LE(worst_increase, 1e-12);
   EXPECT_LT(max_tilt, 0.2);  // started at 0.1 rad
-  EXPECT_GT(scene.state.w_W[top].norm(), 150.0);
+  EXPECT_GT(sim.state().w_W[top].norm(), 150.0);
 }
 
 TEST(Scenes, StackOfTenBoxesStaysAtRest) {
   // Ten unit cubes, μ = 0.5, 10 s at h = 1e-3: every cube within 1e-6 m of where it started.
-  Scene scene = load("box-stack-10.yaml");
-  const Model& m = scene.model;
-  Workspace ws;
-  const std::vector<Vec3> x0 = scene.state.x_WC;
-  while (scene.state.time < m.end_time - 0.5 * m.time_step)
-    ASSERT_EQ(step(m, scene.state, ws).solver.status, SolverStatus::converged);
+  Simulation sim = simulate("box-stack-10.yaml");
+  const std::vector<Vec3> x0 = sim.state().x_WC;
+  sim.run_to(sim.model().end_time,
+             [](const StepReport& r) { EXPECT_EQ(r.solver.status, SolverStatus::converged); });
   for (std::size_t b = 0; b < x0.size(); ++b)
-    EXPECT_LE((scene.state.x_WC[b] - x0[b]).norm(), 1e-6) << m.bodies[b].name;
+    EXPECT_LE((sim.state().x_WC[b] - x0[b]).norm(), 1e-6) << sim.model().bodies[b].name;
 }
 
 }  // namespace

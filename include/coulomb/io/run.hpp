@@ -4,6 +4,7 @@
 
 #include <coulomb/model/model.hpp>
 #include <coulomb/model/state.hpp>
+#include <coulomb/world/simulation.hpp>
 #include <coulomb/world/workspace.hpp>
 #include <coulomb/world/world.hpp>
 
@@ -14,46 +15,6 @@
 #include <vector>
 
 namespace coulomb {
-
-/// Solver statistics over a run.
-struct SolverStatistics {
-  std::int64_t solves = 0;         ///< steps with at least one active contact
-  std::int64_t not_converged = 0;  ///< solves whose status is not `converged`
-  double worst_error = 0.0;
-  double worst_error_time = -1.0;  ///< time of the step with the worst error [s], −1 if none
-  double mean_error = 0.0;
-  std::int64_t max_iterations = 0;
-  double mean_iterations = 0.0;
-  double first_not_converged_time = -1.0;  ///< [s], −1 if none
-  /// Solves per method that produced the answer ("nsgs", "prox", "nsgs+prox", "nsgs6").
-  std::map<std::string, std::int64_t, std::less<>> methods;
-  std::int64_t auto_switches = 0;   ///< `auto` handed over to PROX ("nsgs+prox")
-  std::int64_t fell_back = 0;       ///< the solver's last iterate was replaced (SolverResult)
-  std::int64_t cold_starts = 0;     ///< the warm start was worse than r = 0
-  std::int64_t local_failures = 0;  ///< Σ over solves of the local failures of the last sweep
-  std::int64_t solves_with_local_failures = 0;  ///< solves with at least one of those
-  void add(const SolverResult& r, double time);
-};
-
-/// What the steps reported besides the solve, over a run: the position stage and the free
-/// rotation.
-struct StepStatistics {
-  std::int64_t corrected_steps = 0;           ///< steps where the position stage moved bodies
-  double deepest_penetration = 0.0;           ///< deepest predicted penetration it met [m]
-  double deepest_penetration_time = -1.0;     ///< [s], −1 if none
-  double largest_left = 0.0;                  ///< largest penetration left after it [m]
-  std::int64_t rotation_failures = 0;         ///< body-steps whose free rotation did not converge
-  double first_rotation_failure_time = -1.0;  ///< [s], −1 if none
-  void add(const StepReport& r, double time);
-};
-
-/// The one-line warning of a run whose free rotation failed to converge in some step; empty when
-/// none did.
-[[nodiscard]] std::string rotation_warning(const StepStatistics& stats);
-
-/// The one-line warning of a run with non-converged steps, e.g. "12 of 5000 steps did not
-/// converge (worst error 3.2e-4 at t = 1.234 s)"; empty when every solve converged.
-[[nodiscard]] std::string convergence_warning(const SolverStatistics& stats, std::int64_t steps);
 
 struct RunOptions {
   std::string output_directory;                   ///< empty: no files
@@ -80,9 +41,13 @@ struct RunResult {
   std::string summary_json;
 };
 
-/// Steps `state` from its time to model.end_time, writing outputs at the times set by
-/// model.output. Throws std::runtime_error on I/O errors; a non-finite state stops the run
+/// Steps the simulation from its time to model().end_time, writing outputs at the times set by
+/// model().output; the statistics in the result (and the simulation's, reset at the start) are
+/// those of this run. Throws std::runtime_error on I/O errors; a non-finite state stops the run
 /// (result.finite = false), with the files committed up to that point.
+RunResult run(Simulation& sim, const RunOptions& options);
+
+/// The same for a model and a state (copied into a Simulation; `state` receives the end state).
 RunResult run(const Model& model, State& state, const RunOptions& options);
 
 }  // namespace coulomb

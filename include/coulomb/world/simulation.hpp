@@ -1,0 +1,119 @@
+#pragma once
+/// @file
+/// The one driver of the step loop: a model, its state, the step's workspace and the statistics
+/// of the steps taken. `coulomb run` (coulomb/io/run.hpp), the Python module, the validation cases
+/// and the tests step through it, so the non-finite stop, the solver statistics and the warnings
+/// are the same everywhere.
+
+#include <coulomb/model/model.hpp>
+#include <coulomb/model/state.hpp>
+#include <coulomb/world/workspace.hpp>
+#include <coulomb/world/world.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+
+namespace coulomb {
+
+/// Solver statistics over the steps with at least one active contact.
+struct SolverStatistics {
+  std::int64_t solves = 0;         ///< steps with at least one active contact
+  std::int64_t not_converged = 0;  ///< solves whose status is not `converged`
+  double worst_error = 0.0;
+  double worst_error_time = -1.0;  ///< time of the step with the worst error [s], −1 if none
+  double mean_error = 0.0;
+  std::int64_t max_iterations = 0;
+  double mean_iterations = 0.0;
+  double first_not_converged_time = -1.0;  ///< [s], −1 if none
+  /// Solves per method that produced the answer ("nsgs", "prox", "nsgs+prox", "nsgs6").
+  std::map<std::string, std::int64_t, std::less<>> methods;
+  std::int64_t auto_switches = 0;   ///< `auto` handed over to PROX ("nsgs+prox")
+  std::int64_t fell_back = 0;       ///< the solver's last iterate was replaced (SolverResult)
+  std::int64_t cold_starts = 0;     ///< the warm start was worse than r = 0
+  std::int64_t local_failures = 0;  ///< Σ over solves of the local failures of the last sweep
+  std::int64_t solves_with_local_failures = 0;  ///< solves with at least one of those
+  void add(const SolverResult& r, double time);
+};
+
+/// What the steps reported besides the solve: the position stage and the free rotation.
+struct StepStatistics {
+  std::int64_t corrected_steps = 0;           ///< steps where the position stage moved bodies
+  double deepest_penetration = 0.0;           ///< deepest predicted penetration it met [m]
+  double deepest_penetration_time = -1.0;     ///< [s], −1 if none
+  double largest_left = 0.0;                  ///< largest penetration left after it [m]
+  std::int64_t rotation_failures = 0;         ///< body-steps whose free rotation did not converge
+  double first_rotation_failure_time = -1.0;  ///< [s], −1 if none
+  void add(const StepReport& r, double time);
+};
+
+/// The one-line warning of steps whose free rotation failed to converge; empty when none did.
+[[nodiscard]] std::string rotation_warning(const StepStatistics& stats);
+
+/// The one-line warning of steps that did not converge, e.g. "12 of 5000 steps did not converge
+/// (worst error 3.2e-4 at t = 1.234 s)"; empty when every solve converged.
+[[nodiscard]] std::string convergence_warning(const SolverStatistics& stats, std::int64_t steps);
+
+/// A model being simulated.
+class Simulation {
+ public:
+  /// Takes the model (finalized, e.g. by the scene loader) and its initial state; sizes the
+  /// workspace.
+  Simulation(Model model, State state);
+
+  [[nodiscard]] const Model& model() const { return model_; }
+  [[nodiscard]] const State& state() const { return state_; }
+  /// The state, to set between steps (positions, velocities, time). The workspace is scratch and
+  /// needs nothing; clear `contacts` when the new state is unrelated to the last one.
+  [[nodiscard]] State& state() { return state_; }
+  /// The last step's scratch: contact points, impulses, the contact problem.
+  [[nodiscard]] const Workspace& workspace() const { return ws_; }
+
+  /// One step of length model().time_step. A non-finite state does not throw: finite() turns
+  /// false and non_finite() says where; stepping on is the caller's choice (run_to stops).
+  const StepReport& step();
+  /// The number of whole steps from the current time to `end` [s] (the last may end up to h/2
+  /// past it); 0 when end is not after the current time.
+  [[nodiscard]] std::int64_t steps_to(double end) const;
+  /// Steps to time `end` [s] (steps_to(end) steps), calling after(report) after every step; stops
+  /// after a step whose state is not finite. Returns the steps taken.
+  template <class After>
+  std::int64_t run_to(double end, After&& after) {
+    const std::int64_t n = steps_to(end);
+    std::int64_t taken = 0;
+    while (taken < n && finite_) {
+      const StepReport& r = step();
+      ++taken;
+      after(r);
+    }
+    return taken;
+  }
+  std::int64_t run_to(double end) {
+    return run_to(end, [](const StepReport&) {});
+  }
+
+  /// False once a step produced a non-finite state; non_finite() then locates it (body,
+  /// quantity, time, step).
+  [[nodiscard]] bool finite() const { return finite_; }
+  [[nodiscard]] const std::string& non_finite() const { return non_finite_; }
+
+  /// Statistics of the steps taken since construction or reset_statistics().
+  [[nodiscard]] std::int64_t steps() const { return steps_; }
+  [[nodiscard]] const SolverStatistics& solver_statistics() const { return solver_; }
+  [[nodiscard]] const StepStatistics& step_statistics() const { return stages_; }
+  void reset_statistics();
+
+ private:
+  Model model_;
+  State state_;
+  Workspace ws_;
+  std::int64_t steps_ = 0;
+  SolverStatistics solver_;
+  StepStatistics stages_;
+  bool finite_ = true;
+  std::string non_finite_;
+};
+
+}  // namespace coulomb
