@@ -27,9 +27,10 @@ double logistic(double z) {
   return e / (1.0 + e);
 }
 
-// Reads a named approximant constant (finite, > lo or ≥ lo), defaulting to the pressure's value.
-double constant(detail::Params& p, const char* key, double fallback, double lo, bool open_lo) {
-  return p.number(key, fallback, lo, kInf, open_lo);
+// Reads a named approximant constant (range: its registry row), defaulting to the pressure's
+// value.
+double constant(detail::Params& p, const char* key, double fallback) {
+  return p.number(key, fallback);
 }
 
 // The keys each model accepts besides model, pressure, radius, regularization.
@@ -95,7 +96,7 @@ DistortionIntegrals distortion_integrals(const contensou::Quadrature& q, Pressur
 
 ContensouFrictionLaw::ContensouFrictionLaw(const LawSpec& spec, double mu, const Material& m1,
                                            const Material& m2, const LawSpec* rr) {
-  detail::Params p(spec, "contensou");
+  detail::Params p(spec, LawSection::contensou);
   if (!(mu >= 0.0) || !std::isfinite(mu)) {
     throw p.error("", fmt::format("needs the contact's friction coefficient μ ≥ 0 and finite "
                                   "(an isotropic coulomb, regularized, stribeck or elastic_stick "
@@ -104,16 +105,14 @@ ContensouFrictionLaw::ContensouFrictionLaw(const LawSpec& spec, double mu, const
   }
   mu_ = mu;
   // Model and pressure.
-  const std::string model = p.option(
-      "model", "exact", {"ellipsoid", "exact", "pade11", "pade22", "generalized", "quadrature"});
+  const std::string model = p.option("model");
   if (model == "ellipsoid") model_ = ContensouModel::ellipsoid;
   if (model == "exact") model_ = ContensouModel::exact;
   if (model == "pade11") model_ = ContensouModel::pade11;
   if (model == "pade22") model_ = ContensouModel::pade22;
   if (model == "generalized") model_ = ContensouModel::generalized;
   if (model == "quadrature") model_ = ContensouModel::quadrature;
-  pressure_ = p.option("pressure", "hertz", {"hertz", "uniform"}) == "hertz" ? Pressure::hertz
-                                                                             : Pressure::uniform;
+  pressure_ = p.option("pressure") == "hertz" ? Pressure::hertz : Pressure::uniform;
   const bool hertz = pressure_ == Pressure::hertz;
   m0_ = contensou::pure_spin_moment(pressure_);
   // Constants of another model are errors that say which model takes them.
@@ -135,43 +134,37 @@ ContensouFrictionLaw::ContensouFrictionLaw(const LawSpec& spec, double mu, const
   // generalised approximant's derivatives finite at ε = 0.
   if (model_ == ContensouModel::pade11) {
     pade11_ = hertz ? contensou::Pade11::hertz() : contensou::Pade11::uniform();
-    pade11_.b = constant(p, "b", pade11_.b, 0.0, true);
-    pade11_.m0 = constant(p, "m0", pade11_.m0, 0.0, true);
-    pade11_.c = constant(p, "c", pade11_.c, 0.0, true);
+    pade11_.b = constant(p, "b", pade11_.b);
+    pade11_.m0 = constant(p, "m0", pade11_.m0);
+    pade11_.c = constant(p, "c", pade11_.c);
   } else if (model_ == ContensouModel::pade22) {
     pade22_ = hertz ? contensou::Pade22::hertz() : contensou::Pade22::uniform();
-    pade22_.c1 = constant(p, "c1", pade22_.c1, 0.0, false);
-    pade22_.c3 = constant(p, "c3", pade22_.c3, 0.0, true);
-    pade22_.m0 = constant(p, "m0", pade22_.m0, 0.0, true);
-    pade22_.d = constant(p, "d", pade22_.d, 0.0, false);
-    pade22_.e = constant(p, "e", pade22_.e, 0.0, true);
+    pade22_.c1 = constant(p, "c1", pade22_.c1);
+    pade22_.c3 = constant(p, "c3", pade22_.c3);
+    pade22_.m0 = constant(p, "m0", pade22_.m0);
+    pade22_.d = constant(p, "d", pade22_.d);
+    pade22_.e = constant(p, "e", pade22_.e);
   } else if (model_ == ContensouModel::generalized) {
     generalized_ = hertz ? contensou::Generalized::hertz() : contensou::Generalized::uniform();
-    generalized_.b = constant(p, "b", generalized_.b, 0.0, true);
-    generalized_.n = constant(p, "n", generalized_.n, 1.0, false);
-    generalized_.m0 = constant(p, "m0", generalized_.m0, 0.0, true);
-    generalized_.c = constant(p, "c", generalized_.c, 0.0, true);
-    generalized_.k = constant(p, "k", generalized_.k, 1.0, false);
+    generalized_.b = constant(p, "b", generalized_.b);
+    generalized_.n = constant(p, "n", generalized_.n);
+    generalized_.m0 = constant(p, "m0", generalized_.m0);
+    generalized_.c = constant(p, "c", generalized_.c);
+    generalized_.k = constant(p, "k", generalized_.k);
   }
   generalized_eval_ = contensou::GeneralizedEvaluator(generalized_);
   // Quadrature nodes (the quadrature model, and the distortion integrals of any model).
   int n_angle = 12, n_chord = 16;
   if (model_ == ContensouModel::quadrature) {
-    const double na = p.number("n_angle", 12, 2, 1000);
-    const double nc = p.number("n_chord", 16, 2, 1000);
-    if (na != std::floor(na))
-      throw p.error("n_angle", fmt::format("must be an integer, got {}", na));
-    if (nc != std::floor(nc))
-      throw p.error("n_chord", fmt::format("must be an integer, got {}", nc));
-    n_angle = static_cast<int>(na);
-    n_chord = static_cast<int>(nc);
+    n_angle = static_cast<int>(p.number("n_angle"));
+    n_chord = static_cast<int>(p.number("n_chord"));
   }
   quadrature_ = contensou::Quadrature(n_angle, n_chord);
   // Patch radius: given, or Hertz's from the materials.
   if (p.has("radius")) {
-    radius_ = p.number("radius", 0.0, 0.0, kInf, true);
+    radius_ = p.number("radius");
   } else {
-    (void)p.number("radius", 0.0, 0.0, kInf, true);  // marks the key as known
+    (void)p.number("radius", 0.0);  // marks the key as known
     const bool e_ok = std::isfinite(m1.young_modulus) && std::isfinite(m2.young_modulus);
     const bool nu_ok = std::isfinite(m1.poisson_ratio) && std::isfinite(m2.poisson_ratio);
     if (!e_ok || !nu_ok) {
@@ -179,25 +172,22 @@ ContensouFrictionLaw::ContensouFrictionLaw(const LawSpec& spec, double mu, const
                     "required unless both materials give young_modulus and poisson_ratio (the "
                     "Hertz patch radius a = (3 N R*/(4 E*))^(1/3) needs E*)");
     }
-    if (!(m1.young_modulus > 0.0) || !(m2.young_modulus > 0.0) ||
-        !(m1.poisson_ratio > -1.0 && m1.poisson_ratio <= 0.5) ||
-        !(m2.poisson_ratio > -1.0 && m2.poisson_ratio <= 0.5)) {
+    if (!elastic_material(m1) || !elastic_material(m2)) {
       throw p.error("radius", fmt::format("the materials' young_modulus must be > 0 and "
                                           "poisson_ratio in (-1, 0.5], got ({}, {}) and ({}, {})",
                                           m1.young_modulus, m1.poisson_ratio, m2.young_modulus,
                                           m2.poisson_ratio));
     }
     radius_ = 0.0;
-    effective_modulus_ =
-        effective_modulus(m1.young_modulus, m1.poisson_ratio, m2.young_modulus, m2.poisson_ratio);
+    effective_modulus_ = effective_modulus(m1, m2);
   }
-  v_reg_ = p.number("regularization", 1e-4, 0.0, kInf, true);
+  v_reg_ = p.number("regularization");
   p.finish();
   // Rolling resistance by pressure distortion.
   if (rr != nullptr) {
-    detail::Params q(*rr, "rolling_resistance");
-    kappa_ = q.required("kappa", 0.0, 1.0);
-    omega_reg_ = q.number("regularization", 1e-3, 0.0, kInf, true);
+    detail::Params q(*rr, LawSection::rolling_resistance);
+    kappa_ = q.required("kappa");
+    omega_reg_ = q.number("regularization");
     q.finish();
   }
 }
@@ -223,7 +213,7 @@ std::string_view ContensouFrictionLaw::name() const {
 double ContensouFrictionLaw::patch_radius(double normal_force, const NormalGeometry& g) const {
   if (radius_ > 0.0) return radius_;
   if (!(normal_force > 0.0) || !std::isfinite(g.radius)) return 0.0;
-  return std::cbrt(3.0 * normal_force * g.radius / (4.0 * effective_modulus_));
+  return hertz_patch_radius(normal_force, g.radius, effective_modulus_);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,23 +5,23 @@
 namespace coulomb {
 
 CoulombLaw::CoulombLaw(const LawSpec& spec) {
-  detail::Params p(spec, "friction");
+  detail::Params p(spec, LawSection::friction);
   if (p.has("mu_t1") || p.has("mu_t2")) {
     // Anisotropic: both directions required, no static/kinetic pair.
     for (const char* k : {"mu", "mu_s", "mu_k"}) {
       if (p.has(k)) throw p.error(k, "cannot be combined with mu_t1/mu_t2");
     }
-    mu_aniso_ = Vec2(p.required("mu_t1", 0.0, kInf), p.required("mu_t2", 0.0, kInf));
+    mu_aniso_ = Vec2(p.required("mu_t1"), p.required("mu_t2"));
     anisotropic_ = true;
     mu_s_ = mu_k_ = mu_aniso_.maxCoeff();
   } else {
     // μ sets both; μ_s, μ_k override it.
-    const double mu = p.number("mu", 0.0, 0.0, kInf);
+    const double mu = p.number("mu", 0.0);
     if (!p.has("mu") && !(p.has("mu_s") && p.has("mu_k"))) {
       throw p.error("mu", "required (or both mu_s and mu_k), must be ≥ 0");
     }
-    mu_s_ = p.number("mu_s", mu, 0.0, kInf);
-    mu_k_ = p.number("mu_k", mu, 0.0, kInf);
+    mu_s_ = p.number("mu_s", mu);
+    mu_k_ = p.number("mu_k", mu);
   }
   p.finish();
 }

@@ -7,9 +7,9 @@
 namespace coulomb {
 
 DisChocNormalLaw::DisChocNormalLaw(const LawSpec& spec) {
-  detail::Params p(spec, "normal");
-  stiffness_ = p.required("stiffness", 0.0, kInf, true);
-  damping_ = p.number("damping", 0.0, 0.0, kInf);
+  detail::Params p(spec, LawSection::normal);
+  stiffness_ = p.required("stiffness");
+  damping_ = p.number("damping");
   p.finish();
 }
 

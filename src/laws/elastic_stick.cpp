@@ -13,16 +13,16 @@ double tangential_damping_default(double mass, double stiffness, double damping_
 }
 
 ElasticStickLaw::ElasticStickLaw(const LawSpec& spec) {
-  detail::Params p(spec, "friction");
-  k_t_ = p.number("stiffness", 0.0, 0.0, kInf);
-  c_t_ = p.number("damping", 0.0, 0.0, kInf);
-  const double mu = p.number("mu", 0.0, 0.0, kInf);
+  detail::Params p(spec, LawSection::friction);
+  k_t_ = p.number("stiffness");
+  c_t_ = p.number("damping");
+  const double mu = p.number("mu", 0.0);
   if (!p.has("mu") && !(p.has("mu_s") && p.has("mu_k"))) {
     throw p.error("mu", "required (or both mu_s and mu_k), must be ≥ 0");
   }
-  mu_s_ = p.number("mu_s", mu, 0.0, kInf);
-  mu_k_ = p.number("mu_k", mu, 0.0, kInf);
-  threshold_ = p.number("threshold", 1e-6, 0.0, kInf, true);
+  mu_s_ = p.number("mu_s", mu);
+  mu_k_ = p.number("mu_k", mu);
+  threshold_ = p.number("threshold");
   p.finish();
 }
 

@@ -12,6 +12,23 @@ double effective_modulus(double e1, double nu1, double e2, double nu2) {
   return 1.0 / ((1.0 - nu1 * nu1) / e1 + (1.0 - nu2 * nu2) / e2);
 }
 
+double effective_modulus(const Material& m1, const Material& m2) {
+  return effective_modulus(m1.young_modulus, m1.poisson_ratio, m2.young_modulus, m2.poisson_ratio);
+}
+
+bool valid_young_modulus(double e) { return e > 0.0 && std::isfinite(e); }
+
+bool valid_poisson_ratio(double nu) { return nu > -1.0 && nu <= 0.5; }
+
+bool elastic_material(const Material& m) {
+  return valid_young_modulus(m.young_modulus) && valid_poisson_ratio(m.poisson_ratio);
+}
+
+double hertz_patch_radius(double normal_force, double radius, double modulus) {
+  if (!(normal_force > 0.0) || !std::isfinite(radius)) return 0.0;
+  return std::cbrt(3.0 * normal_force * radius / (4.0 * modulus));
+}
+
 double hertz_eccentricity(double ratio) {
   if (!(ratio > 1.0)) return 0.0;
   // g(e) = [(a/b)² E − K]/(K − E) grows from 1 (e = 0) to ∞ (e → 1): bisect on the axis ratio
@@ -71,8 +88,8 @@ NormalGeometry normal_geometry(const Curvature& c1, const Curvature& c2) {
 namespace detail {
 double read_effective_modulus(Params& p, const Material& m1, const Material& m2) {
   // Young's moduli and Poisson's ratios: the law map overrides both materials.
-  const double e_law = p.number("young_modulus", std::nan(""), 0.0, kInf, true);
-  const double nu_law = p.number("poisson_ratio", std::nan(""), -1.0, 0.5, true);
+  const double e_law = p.number("young_modulus");
+  const double nu_law = p.number("poisson_ratio");
   double e1 = std::isnan(e_law) ? m1.young_modulus : e_law;
   double e2 = std::isnan(e_law) ? m2.young_modulus : e_law;
   double nu1 = std::isnan(nu_law) ? m1.poisson_ratio : nu_law;
@@ -86,7 +103,7 @@ double read_effective_modulus(Params& p, const Material& m1, const Material& m2)
   if (!(e1 > 0.0) || !(e2 > 0.0)) {
     throw p.error("young_modulus", fmt::format("must be > 0, got {} and {}", e1, e2));
   }
-  if (!(nu1 > -1.0 && nu1 <= 0.5) || !(nu2 > -1.0 && nu2 <= 0.5)) {
+  if (!valid_poisson_ratio(nu1) || !valid_poisson_ratio(nu2)) {
     throw p.error("poisson_ratio", fmt::format("must be in (-1, 0.5], got {} and {}", nu1, nu2));
   }
   return effective_modulus(e1, nu1, e2, nu2);
@@ -94,9 +111,9 @@ double read_effective_modulus(Params& p, const Material& m1, const Material& m2)
 }  // namespace detail
 
 HertzNormalLaw::HertzNormalLaw(const LawSpec& spec, const Material& m1, const Material& m2) {
-  detail::Params p(spec, "normal");
+  detail::Params p(spec, LawSection::normal);
   if (p.has("stiffness")) {
-    stiffness_ = p.required("stiffness", 0.0, kInf);
+    stiffness_ = p.required("stiffness");
   } else {
     stiffness_ = std::nan("");
     effective_modulus_ = detail::read_effective_modulus(p, m1, m2);

@@ -2,6 +2,8 @@
 
 #include "laws/params.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 namespace coulomb {
@@ -12,27 +14,29 @@ double hunt_crossley_damping(double e, double v_in, RestitutionRelation relation
 }
 
 HuntCrossleyLaw::HuntCrossleyLaw(const LawSpec& spec, const Material& m1, const Material& m2) {
-  detail::Params p(spec, "normal");
-  exponent_ = p.number("exponent", 1.5, 0.0, kInf, true);
+  detail::Params p(spec, LawSection::normal);
+  exponent_ = p.number("exponent");
   // Stiffness: explicit, or Hertz's from the materials and the geometry.
   if (p.has("stiffness")) {
-    stiffness_ = p.required("stiffness", 0.0, kInf);
+    stiffness_ = p.required("stiffness");
   } else {
     if (exponent_ != 1.5) throw p.error("stiffness", "required when exponent ≠ 1.5");
     stiffness_ = std::nan("");
     effective_modulus_ = detail::read_effective_modulus(p, m1, m2);
   }
   // Damping: explicit χ, or from a restitution coefficient by the chosen relation.
-  const std::string relation = p.option("relation", "flores", {"hunt_crossley", "flores"});
+  const std::string relation = p.option("relation");
   if (p.has("damping")) {
     if (p.has("restitution"))
       throw p.error("restitution", "give either damping or restitution, not both");
-    damping_ = p.number("damping", 0.0, 0.0, kInf);
+    damping_ = p.number("damping");
   } else if (p.has("restitution")) {
     const bool flores = relation == "flores";
-    const double e = flores ? p.number("restitution", 1.0, 0.0, 1.0, true)
-                            : p.number("restitution", 1.0, 0.0, 1.0);
-    const double v_in = p.required("impact_velocity", 0.0, kInf, true);
+    const double e = p.number("restitution");
+    if (flores && !(e > 0.0))
+      throw p.error("restitution",
+                    fmt::format("must be in (0, 1] with relation flores, got {}", e));
+    const double v_in = p.required("impact_velocity");
     damping_ = hunt_crossley_damping(
         e, v_in, flores ? RestitutionRelation::flores : RestitutionRelation::hunt_crossley);
   }

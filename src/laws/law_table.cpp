@@ -5,6 +5,7 @@
 #include <coulomb/laws/hertz.hpp>
 #include <coulomb/laws/law.hpp>
 #include <coulomb/laws/patch.hpp>
+#include <coulomb/laws/registry.hpp>
 #include <coulomb/laws/stribeck.hpp>
 
 #include <fmt/format.h>
@@ -140,6 +141,7 @@ std::string law_table_help() {
   hertz         --stiffness | --young-modulus --poisson-ratio --radius --delta RANGE -> delta,N
   hunt_crossley --stiffness [--exponent] --damping | --restitution --impact-velocity [--relation flores|hunt_crossley] --delta RANGE [--rate LIST] -> delta,rate,N
   dis_choc      --stiffness [--damping] --delta RANGE [--rate LIST]          -> delta,rate,N
+  tsuji         --stiffness | --young-modulus --poisson-ratio --radius, [--damping] --delta RANGE [--rate LIST] -> delta,rate,N
   rolling       --k [--regularization] [--form] [--normal 1] --omega RANGE   -> omega,M
   pivoting      --h [--regularization] [--form] [--normal 1] --omega RANGE   -> omega,M
   soft_finger   --radius --mu [--regularization] [--normal 1] --omega RANGE  -> omega,M
@@ -168,7 +170,11 @@ std::string tabulate_law(const std::vector<std::string>& args) {
     return parse_samples(a.take(key, ""));
   };
 
-  if (name == "stribeck" || name == "regularized" || name == "viscous" || name == "coulomb") {
+  // Friction and normal laws: any law of the section in the registry (not the set-valued
+  // signorini, nor elastic_stick, whose force depends on its history).
+  const LawInfo* friction = find_law(LawSection::friction, name);
+  const LawInfo* normal = find_law(LawSection::normal, name);
+  if (friction != nullptr && name != "elastic_stick") {
     // Friction laws against slip speed: μ = ‖F‖/N at N = 1 (viscous: ‖F‖).
     const std::vector<double> v = sampled("v");
     if (name == "stribeck") {
@@ -185,7 +191,7 @@ std::string tabulate_law(const std::vector<std::string>& args) {
     }
     return out;
   }
-  if (name == "linear" || name == "hunt_crossley" || name == "dis_choc" || name == "hertz") {
+  if (normal != nullptr && name != "signorini") {
     // Normal laws against penetration (and rate).
     const std::vector<double> delta = sampled("delta");
     const std::vector<double> rate =
@@ -312,9 +318,9 @@ std::string tabulate_law(const std::vector<std::string>& args) {
     return out;
   }
   throw std::invalid_argument(fmt::format(
-      "unknown law '{}' (stribeck, regularized, viscous, coulomb, linear, hertz, hunt_crossley, "
-      "dis_choc, rolling, pivoting, soft_finger, contensou, patch; coulomb law --help)",
-      name));
+      "unknown law '{}' (friction: {}; normal: {}; rolling, pivoting, soft_finger, contensou, "
+      "patch; coulomb law --help)",
+      name, law_names(LawSection::friction), law_names(LawSection::normal)));
 }
 
 }  // namespace coulomb

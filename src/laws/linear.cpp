@@ -10,7 +10,7 @@ SpringDamper spring_damper_from_frequency(double frequency, double damping_ratio
 }
 
 LinearNormalLaw::LinearNormalLaw(const LawSpec& spec) {
-  detail::Params p(spec, "normal");
+  detail::Params p(spec, LawSection::normal);
   const bool physical = p.has("frequency") || p.has("damping_ratio") || p.has("mass");
   if (physical) {
     if (p.has("stiffness"))
@@ -19,13 +19,13 @@ LinearNormalLaw::LinearNormalLaw(const LawSpec& spec) {
     if (p.has("damping"))
       throw p.error("damping",
                     "give either stiffness/damping or frequency/damping_ratio/mass, not both");
-    const double f = p.required("frequency", 0.0, kInf, true);
-    const double zeta = p.number("damping_ratio", 0.0, 0.0, kInf);
-    const double m = p.required("mass", 0.0, kInf, true);
+    const double f = p.required("frequency");
+    const double zeta = p.number("damping_ratio");
+    const double m = p.required("mass");
     sd_ = spring_damper_from_frequency(f, zeta, m);
   } else {
-    sd_.stiffness = p.required("stiffness", 0.0, kInf);
-    sd_.damping = p.number("damping", 0.0, 0.0, kInf);
+    sd_.stiffness = p.required("stiffness");
+    sd_.damping = p.number("damping");
   }
   p.finish();
 }

@@ -9,22 +9,22 @@
 namespace coulomb {
 
 PivotingFrictionLaw::PivotingFrictionLaw(const LawSpec& spec) {
-  detail::Params p(spec, "pivoting");
-  h_ = p.required("h", 0.0, kInf);
-  w_r_ = p.number("regularization", 1e-3, 0.0, kInf, true);
-  tanh_ = p.option("form", "linear", {"linear", "tanh"}) == "tanh";
+  detail::Params p(spec, LawSection::pivoting);
+  h_ = p.required("h");
+  w_r_ = p.number("regularization");
+  tanh_ = p.option("form") == "tanh";
   p.finish();
 }
 
 PivotingFrictionLaw::PivotingFrictionLaw(const LawSpec& spec, double mu) {
-  detail::Params p(spec, "soft_finger");
+  detail::Params p(spec, LawSection::soft_finger);
   if (!(mu >= 0.0) || !std::isfinite(mu)) {
     throw p.error(
         "", fmt::format("the contact's friction coefficient must be ≥ 0 and finite, got {}", mu));
   }
-  h_ = p.required("radius", 0.0, kInf) * mu;
-  w_r_ = p.number("regularization", 1e-3, 0.0, kInf, true);
-  tanh_ = p.option("form", "linear", {"linear", "tanh"}) == "tanh";
+  h_ = p.required("radius") * mu;
+  w_r_ = p.number("regularization");
+  tanh_ = p.option("form") == "tanh";
   p.finish();
 }
 

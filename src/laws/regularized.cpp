@@ -6,10 +6,10 @@
 namespace coulomb {
 
 RegularizedCoulombLaw::RegularizedCoulombLaw(const LawSpec& spec) {
-  detail::Params p(spec, "friction");
-  mu_ = p.required("mu", 0.0, kInf);
-  v_r_ = p.required("regularization", 0.0, kInf, true);
-  tanh_ = p.option("form", "tanh", {"tanh", "linear"}) == "tanh";
+  detail::Params p(spec, LawSection::friction);
+  mu_ = p.required("mu");
+  v_r_ = p.required("regularization");
+  tanh_ = p.option("form") == "tanh";
   p.finish();
 }
 

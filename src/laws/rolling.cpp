@@ -6,10 +6,10 @@
 namespace coulomb {
 
 RollingFrictionLaw::RollingFrictionLaw(const LawSpec& spec) {
-  detail::Params p(spec, "rolling");
-  k_ = p.required("k", 0.0, kInf);
-  w_r_ = p.number("regularization", 1e-3, 0.0, kInf, true);
-  tanh_ = p.option("form", "linear", {"linear", "tanh"}) == "tanh";
+  detail::Params p(spec, LawSection::rolling);
+  k_ = p.required("k");
+  w_r_ = p.number("regularization");
+  tanh_ = p.option("form") == "tanh";
   p.finish();
 }
 

@@ -5,9 +5,9 @@
 namespace coulomb {
 
 SignoriniLaw::SignoriniLaw(const LawSpec& spec) {
-  detail::Params p(spec, "normal");
-  restitution_ = p.number("restitution", 0.0, 0.0, 1.0);
-  tangential_restitution_ = p.number("tangential_restitution", 0.0, -1.0, 1.0);
+  detail::Params p(spec, LawSection::normal);
+  restitution_ = p.number("restitution");
+  tangential_restitution_ = p.number("tangential_restitution");
   p.finish();
 }
 

@@ -12,14 +12,14 @@ double stribeck_mu(double u, double mu_s, double mu_k, double v_s, double expone
 }
 
 StribeckLaw::StribeckLaw(const LawSpec& spec) {
-  detail::Params p(spec, "friction");
-  mu_s_ = p.required("mu_s", 0.0, kInf);
-  mu_k_ = p.required("mu_k", 0.0, kInf);
-  v_s_ = p.required("stribeck_velocity", 0.0, kInf, true);
-  exponent_ = p.number("exponent", 2.0, 0.0, kInf, true);
-  viscous_ = p.number("viscous", 0.0, 0.0, kInf);
-  v_r_ = p.number("regularization", 1e-4, 0.0, kInf, true);
-  tanh_ = p.option("form", "tanh", {"tanh", "linear"}) == "tanh";
+  detail::Params p(spec, LawSection::friction);
+  mu_s_ = p.required("mu_s");
+  mu_k_ = p.required("mu_k");
+  v_s_ = p.required("stribeck_velocity");
+  exponent_ = p.number("exponent");
+  viscous_ = p.number("viscous");
+  v_r_ = p.number("regularization");
+  tanh_ = p.option("form") == "tanh";
   p.finish();
 }
 

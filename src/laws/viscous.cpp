@@ -5,8 +5,8 @@
 namespace coulomb {
 
 ViscousLaw::ViscousLaw(const LawSpec& spec) {
-  detail::Params p(spec, "friction");
-  damping_ = p.required("damping", 0.0, kInf);
+  detail::Params p(spec, LawSection::friction);
+  damping_ = p.required("damping");
   p.finish();
 }
 

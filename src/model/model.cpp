@@ -32,6 +32,57 @@ const char* ContactSpec::moment_law() const {
   return nullptr;
 }
 
+const LawSpec* ContactSpec::law(LawSection section) const {
+  auto given = [](const std::optional<LawSpec>& s) { return s ? &*s : nullptr; };
+  switch (section) {
+    case LawSection::normal:
+      return &normal;
+    case LawSection::friction:
+      return &friction;
+    case LawSection::rolling:
+      return given(rolling);
+    case LawSection::pivoting:
+      return given(pivoting);
+    case LawSection::soft_finger:
+      return given(soft_finger);
+    case LawSection::contensou:
+      return given(contensou);
+    case LawSection::rolling_resistance:
+      return given(rolling_resistance);
+    case LawSection::count:
+      break;
+  }
+  return nullptr;
+}
+
+void ContactSpec::set_law(LawSection section, LawSpec spec) {
+  switch (section) {
+    case LawSection::normal:
+      normal = std::move(spec);
+      break;
+    case LawSection::friction:
+      friction = std::move(spec);
+      break;
+    case LawSection::rolling:
+      rolling = std::move(spec);
+      break;
+    case LawSection::pivoting:
+      pivoting = std::move(spec);
+      break;
+    case LawSection::soft_finger:
+      soft_finger = std::move(spec);
+      break;
+    case LawSection::contensou:
+      contensou = std::move(spec);
+      break;
+    case LawSection::rolling_resistance:
+      rolling_resistance = std::move(spec);
+      break;
+    case LawSection::count:
+      break;
+  }
+}
+
 // Linear search over the contacts: the list is short and the search allocates nothing.
 int Model::contact_spec_index(int material1, int material2) const {
   if (material1 < 0 || material2 < 0) return -1;

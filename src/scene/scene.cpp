@@ -5,7 +5,9 @@
 /// node.
 
 #include <coulomb/geometry/mass_properties.hpp>
+#include <coulomb/laws/hertz.hpp>
 #include <coulomb/laws/law.hpp>
+#include <coulomb/laws/registry.hpp>
 #include <coulomb/scene/scene.hpp>
 
 #include "scene/yaml_reader.hpp"
@@ -36,10 +38,6 @@ using namespace scene_detail;
 const std::vector<std::string> kTopKeys = {
     "name",      "description", "gravity",         "time",  "solver", "output",
     "materials", "contacts",    "default_contact", "bodies"};
-const std::vector<std::string> kNormalLaws = {"signorini", "linear", "hertz", "hunt_crossley",
-                                              "dis_choc"};
-const std::vector<std::string> kFrictionLaws = {"coulomb", "viscous", "regularized", "stribeck",
-                                                "elastic_stick"};
 const std::vector<std::string> kShapeTypes = {"plane",    "sphere",    "box",  "capsule",
                                               "cylinder", "ellipsoid", "cone", "convex"};
 const std::vector<std::string> kBodyKeys = {
@@ -149,8 +147,8 @@ void read_materials(const Reporter& r, const Field& f, Model& m, std::vector<Loc
       if (auto v = map.get("young_modulus")) mat.young_modulus = positive(r, *v, number(r, *v));
       if (auto v = map.get("poisson_ratio")) {
         mat.poisson_ratio = number(r, *v);
-        if (!(mat.poisson_ratio > -1.0 && mat.poisson_ratio < 0.5)) {
-          r.fail(*v, fmt::format("{} must be in (-1, 0.5), got {}", v->path, v->node.Scalar()));
+        if (!valid_poisson_ratio(mat.poisson_ratio)) {
+          r.fail(*v, fmt::format("{} must be in (-1, 0.5], got {}", v->path, v->node.Scalar()));
         }
       }
       if (auto v = map.get("density")) mat.density = positive(r, *v, number(r, *v));
@@ -173,97 +171,63 @@ void read_materials(const Reporter& r, const Field& f, Model& m, std::vector<Loc
 // ---------------------------------------------------------------------------------------------
 // Contact laws.
 
-// Numeric parameters whose range can be checked here; the laws module checks the rest.
-void check_law_param(const Reporter& r, const Field& f, const std::string& key, double v) {
-  if (key == "mu" || key == "mu_s" || key == "mu_k") {
-    if (!(v >= 0.0)) {
-      r.fail(f, fmt::format("{} (friction coefficient) must be >= 0, got {}", f.path,
-                            f.node.Scalar()));
-    }
-  } else if (key == "restitution") {
-    in_range(r, f, v, 0.0, 1.0);
-  } else if (key == "radius") {
-    positive(r, f, v);
-  } else if (key == "k" || key == "h" || key == "kappa") {
-    non_negative(r, f, v);
-  } else if (key == "regularization") {
-    positive(r, f, v);
-  }
-}
-
-// Keys that must be numbers whenever they appear in a law map.
-bool numeric_key(const std::string& key) {
-  return key == "mu" || key == "mu_s" || key == "mu_k" || key == "restitution" || key == "radius" ||
-         key == "k" || key == "h" || key == "kappa" || key == "regularization";
-}
-
-// A law map: `law` (named laws) plus parameters; numbers go to params, strings to options.
-// `names` empty: the law is the section itself (rolling, pivoting, ...) with the keys `keys`,
-// of which `required` must be given.
-LawSpec read_law(const Reporter& r, const Field& f, const std::string& section,
-                 const std::vector<std::string>& names, const std::vector<std::string>& keys,
-                 const std::vector<std::string>& required) {
+// A law map of `section`: `law` (normal, friction) plus parameters. Which keys the law takes and
+// which of them are numbers is the registry's (coulomb/laws/registry.hpp); their ranges are
+// checked when the law is built (validate_laws), at their key.
+LawSpec read_law(const Reporter& r, const Field& f, LawSection section) {
   const MapView map(r, f);
+  const std::string name(section_name(section));
   LawSpec spec;
   spec.marks[""] = SourceMark{map.loc().line, map.loc().column};
-  if (names.empty()) {
-    map.allow(keys);
-    spec.law = section;
+  const LawInfo* info = nullptr;
+  if (has_named_laws(section)) {
+    std::vector<std::string> names;
+    for (const LawInfo& l : law_registry())
+      if (l.section == section) names.emplace_back(l.name);
+    spec.law = one_of(r, map.require("law"), name + " law", names);
+    info = find_law(section, spec.law);
   } else {
-    spec.law = one_of(r, map.require("law"), section + " law", names);
+    spec.law = name;
+    info = find_law(section, spec.law);
+    std::vector<std::string> keys;
+    for (const LawKey& k : info->keys) keys.emplace_back(k.key);
+    for (const LawOption& o : info->options) keys.emplace_back(o.key);
+    map.allow(keys);
   }
-  for (const std::string& key : required) (void)map.require(key);
   for (const auto& [key, v] : map.entries()) {
     spec.marks[key] = SourceMark{v.key_loc.line, v.key_loc.column};
     if (key == "law") continue;
-    if (is_number(v.node) || numeric_key(key)) {
-      const double x = number(r, v);
-      check_law_param(r, v, key, x);
-      spec.params[key] = x;
-    } else if (v.node.IsScalar()) {
-      spec.options[key] = v.node.Scalar();
-    } else {
+    if (!v.node.IsScalar())
       r.fail(v, fmt::format("{} must be a number or a name, got {}", v.path, describe(v.node)));
-    }
-  }
-  // String options whose values are known here.
-  if (auto v = map.get("pressure")) {
-    (void)one_of(r, *v, "pressure distribution", {"hertz", "uniform"});
+    // A key of the law is a number unless the registry lists it as an option; a key the law does
+    // not take is kept as written, and its factory names the valid keys.
+    const bool numeric =
+        info->key(key) != nullptr || (info->option(key) == nullptr && is_number(v.node));
+    if (numeric)
+      spec.params[key] = number(r, v);
+    else
+      spec.options[key] = v.node.Scalar();
   }
   return spec;
 }
 
 // The law sections of a contact (`contacts` entry or `default_contact`).
 void read_laws(const Reporter& r, const MapView& map, ContactSpec& c) {
-  if (auto v = map.get("normal")) c.normal = read_law(r, *v, "normal", kNormalLaws, {}, {});
-  if (auto v = map.get("friction")) {
-    c.friction = read_law(r, *v, "friction", kFrictionLaws, {}, {});
-  }
-  if (auto v = map.get("rolling")) {
-    c.rolling = read_law(r, *v, "rolling", {}, {"k", "regularization", "form"}, {"k"});
-  }
-  if (auto v = map.get("pivoting")) {
-    c.pivoting = read_law(r, *v, "pivoting", {}, {"h", "regularization", "form"}, {"h"});
-  }
-  if (auto v = map.get("soft_finger")) {
-    c.soft_finger =
-        read_law(r, *v, "soft_finger", {}, {"radius", "regularization", "form"}, {"radius"});
-  }
-  if (auto v = map.get("contensou")) {
-    // The model's constants are checked against the model by the laws module.
-    c.contensou = read_law(r, *v, "contensou", {},
-                           {"model", "pressure", "radius", "regularization", "b", "c", "m0", "c1",
-                            "c3", "d", "e", "n", "k", "n_angle", "n_chord"},
-                           {});
-  }
-  if (auto v = map.get("rolling_resistance")) {
-    c.rolling_resistance =
-        read_law(r, *v, "rolling_resistance", {}, {"kappa", "regularization"}, {"kappa"});
+  for (std::size_t i = 0; i < kLawSectionCount; ++i) {
+    const auto section = static_cast<LawSection>(i);
+    const std::optional<Field> v = map.get(std::string(section_name(section)));
+    if (!v) continue;
+    LawSpec spec = read_law(r, *v, section);
+    c.set_law(section, std::move(spec));
   }
 }
 
-const std::vector<std::string> kLawSections = {
-    "normal", "friction", "rolling", "pivoting", "soft_finger", "contensou", "rolling_resistance"};
+std::vector<std::string> law_section_keys() {
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; i < kLawSectionCount; ++i)
+    keys.emplace_back(section_name(static_cast<LawSection>(i)));
+  return keys;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Contact laws through the laws module: every law of a contact is built once by its factory, so
@@ -271,14 +235,7 @@ const std::vector<std::string> kLawSections = {
 
 // The law map of a section ("normal", "friction", ...) of a contact, or null.
 const LawSpec* section_spec(const ContactSpec& c, const std::string& section) {
-  if (section == "normal") return &c.normal;
-  if (section == "friction") return &c.friction;
-  if (section == "rolling" && c.rolling) return &*c.rolling;
-  if (section == "pivoting" && c.pivoting) return &*c.pivoting;
-  if (section == "soft_finger" && c.soft_finger) return &*c.soft_finger;
-  if (section == "contensou" && c.contensou) return &*c.contensou;
-  if (section == "rolling_resistance" && c.rolling_resistance) return &*c.rolling_resistance;
-  return nullptr;
+  return c.law(section_of(section));
 }
 
 // Where a section was written: its map, else the contact entry.
@@ -290,16 +247,6 @@ Loc section_loc(const ContactSpec& c, const std::string& section) {
   return {c.mark.line > 0 ? c.mark.line : 1, c.mark.column > 0 ? c.mark.column : 1};
 }
 
-// μ of an isotropic friction law with a finite coefficient (kinetic: the value after a slip), or
-// NaN (viscous, anisotropic).
-double isotropic_mu(const FrictionLaw& friction) {
-  FrictionMemory slid;
-  slid.previous_slip = Vec2(1.0, 0.0);
-  const Vec2 mu = friction.cone_coefficients(slid);
-  if (mu.x() != mu.y() || !std::isfinite(mu.x())) return std::numeric_limits<double>::quiet_NaN();
-  return mu.x();
-}
-
 // Builds every law of contact `c` (`path` names it in messages, e.g. "contacts[0]") between
 // materials m1 and m2; throws SceneError at the offending key.
 void validate_laws(const Reporter& r, const ContactSpec& c, const std::string& path,
@@ -309,7 +256,7 @@ void validate_laws(const Reporter& r, const ContactSpec& c, const std::string& p
     const std::unique_ptr<FrictionLaw> friction = make_friction_law(c.friction);
     if (c.rolling) (void)make_rolling_law(*c.rolling);
     if (c.pivoting) (void)make_pivoting_law(*c.pivoting);
-    const double mu = isotropic_mu(*friction);
+    const double mu = friction->isotropic_coefficient();
     for (const char* section : {"soft_finger", "contensou"}) {
       if (section_spec(c, section) != nullptr && std::isnan(mu)) {
         r.fail(
@@ -387,7 +334,7 @@ void validate_default_contact(const Reporter& r, const Model& m) {
 void read_contacts(const Reporter& r, const Field& f, Model& m) {
   std::vector<std::string> defined;
   for (const Material& mat : m.materials) defined.push_back(mat.name);
-  std::vector<std::string> keys = kLawSections;
+  std::vector<std::string> keys = law_section_keys();
   keys.insert(keys.begin(), "between");
   for (const Field& e : sequence(r, f)) {
     const MapView map(r, e);
@@ -698,45 +645,25 @@ void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init) 
 // ---------------------------------------------------------------------------------------------
 // The whole scene.
 
-// The nonsmooth formulation (the only one so far) takes the set-valued laws: Signorini, isotropic
-// Coulomb, the Contensou ellipsoid or exact limit set, rolling/pivoting/soft finger. The compliant
-// laws are valid scene text but are rejected here, at their key, rather than at run time.
+// The nonsmooth formulation (the only one runnable so far) takes the laws, keys and option values
+// the registry marks nonsmooth: Signorini, isotropic Coulomb, rolling/pivoting/soft finger, the
+// Contensou ellipsoid or exact limit set. The others are valid scene text but are rejected here,
+// at their key, rather than at run time.
 void check_nonsmooth_laws(const Reporter& r, const ContactSpec& c, const std::string& path) {
-  auto at = [](const LawSpec& spec, const std::string& key) {
-    auto it = spec.marks.find(key);
-    if (it == spec.marks.end()) it = spec.marks.find("");
-    return it == spec.marks.end() ? Loc{} : Loc{it->second.line, it->second.column};
-  };
-  if (c.normal.law != "signorini")
-    r.fail(at(c.normal, "law"),
-           fmt::format("{}.normal.law: '{}' is a compliant law; the nonsmooth formulation takes "
-                       "signorini",
-                       path, c.normal.law));
-  if (c.friction.law != "coulomb")
-    r.fail(at(c.friction, "law"),
-           fmt::format("{}.friction.law: '{}' is a compliant law; the nonsmooth formulation takes "
-                       "coulomb",
-                       path, c.friction.law));
-  for (const char* key : {"mu_t1", "mu_t2"})
-    if (c.friction.has(key))
-      r.fail(at(c.friction, key),
-             fmt::format("{}.friction.{}: anisotropic friction is not available in the nonsmooth "
-                         "formulation yet; give mu or mu_s and mu_k",
-                         path, key));
-  if (c.contensou) {
-    const auto it = c.contensou->options.find("model");
-    const std::string model = it == c.contensou->options.end() ? "ellipsoid" : it->second;
-    if (model != "ellipsoid" && model != "exact")
-      r.fail(at(*c.contensou, "model"),
-             fmt::format("{}.contensou.model: '{}' is a smooth approximant for the compliant "
-                         "formulation; the nonsmooth formulation takes ellipsoid or exact",
-                         path, model));
+  for (std::size_t i = 0; i < kLawSectionCount; ++i) {
+    const auto section = static_cast<LawSection>(i);
+    const LawSpec* spec = section_spec(c, std::string(section_name(section)));
+    if (spec == nullptr) continue;
+    const FormulationError e = formulation_error(section, *spec, kNonsmooth);
+    if (e.empty()) continue;
+    auto it = spec->marks.find(e.key);
+    if (it == spec->marks.end()) it = spec->marks.find("");
+    const Loc at = it == spec->marks.end() ? Loc{} : Loc{it->second.line, it->second.column};
+    std::string message = fmt::format("{}.{}", path, e.message);
+    if (section == LawSection::rolling_resistance)
+      message += "; use rolling: {k: } in the nonsmooth formulation";
+    r.fail(at, message);
   }
-  if (c.rolling_resistance)
-    r.fail(at(*c.rolling_resistance, ""),
-           fmt::format("{}.rolling_resistance: pressure distortion is a compliant law; use "
-                       "rolling: {{k: }} in the nonsmooth formulation",
-                       path));
 }
 
 // PROX solves the three-unknown problem only: `solver: {name: prox}` with a moment law in any
@@ -782,7 +709,7 @@ void read_scene(const Reporter& r, const YAML::Node& root, const std::string& de
   if (auto v = top.get("contacts")) read_contacts(r, *v, m);
   if (auto v = top.get("default_contact")) {
     const MapView map(r, *v);
-    map.allow(kLawSections);
+    map.allow(law_section_keys());
     read_laws(r, map, m.default_contact);
   }
   // Bodies and their initial state.

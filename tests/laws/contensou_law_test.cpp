@@ -321,7 +321,7 @@ TEST(ContensouLaw, ValidationMessagesSayWhatIsValid) {
   EXPECT_EQ(message_of([] {
               (void)law("quadrature", "hertz", {{"radius", 0.01}, {"n_chord", 7.5}});
             }),
-            "contensou.n_chord: must be an integer, got 7.5");
+            "contensou.n_chord: must be an integer in [2, 1000], got 7.5");
   EXPECT_EQ(message_of([] {
               (void)law("exact", "hertz", {{"radius", 0.0}});
             }),
@@ -329,7 +329,8 @@ TEST(ContensouLaw, ValidationMessagesSayWhatIsValid) {
   EXPECT_EQ(message_of([] {
               (void)law("exact", "hertz", {{"radius", 0.01}, {"spin", 1}});
             }),
-            "contensou.spin: not a parameter of law 'contensou'");
+            "contensou.spin: not a parameter of law 'contensou' (its keys: radius, regularization, "
+            "b, c, m0, c1, c3, d, e, n, k, n_angle, n_chord, model, pressure)");
   EXPECT_EQ(message_of([] { (void)law("exact", "hertz", {}); }),
             "contensou.radius: required unless both materials give young_modulus and "
             "poisson_ratio (the Hertz patch radius a = (3 N R*/(4 E*))^(1/3) needs E*)");

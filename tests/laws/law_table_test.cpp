@@ -194,7 +194,8 @@ TEST(LawTable, BadArgumentsGiveOneLineErrors) {
             "contensou.model: must be one of ellipsoid|exact|pade11|pade22|generalized|quadrature, "
             "got 'pade33'");
   EXPECT_EQ(msg({"contensou", "--eps", "1", "--bogus", "2"}),
-            "contensou.bogus: not a parameter of law 'contensou'");
+            "contensou.bogus: not a parameter of law 'contensou' (its keys: radius, "
+            "regularization, b, c, m0, c1, c3, d, e, n, k, n_angle, n_chord, model, pressure)");
   EXPECT_EQ(msg({"contensou", "--model", "pade11", "--c1", "2", "--eps", "1"}),
             "contensou.c1: not a parameter of model 'pade11' (its constants: b, m0, c)");
   EXPECT_NE(msg({"contensou", "--v", "1"}).find("needs --radius"), std::string::npos);

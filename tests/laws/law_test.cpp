@@ -58,18 +58,19 @@ TEST(Law, ErrorsNameTheKeyTheRangeAndTheMark) {
               (void)make_normal_law({"signorini", {{"restitution", 1.5}}, {}, {}});
             }),
             "normal.restitution: must be in [0, 1], got 1.5");
-  EXPECT_EQ(
-      message_of(
-          [] {
-            (void)make_normal_law({"spring", {}, {}, {}});
-          },
-          &key),
-      "normal.law: must be one of signorini|linear|hertz|hunt_crossley|dis_choc, got 'spring'");
+  EXPECT_EQ(message_of(
+                [] {
+                  (void)make_normal_law({"spring", {}, {}, {}});
+                },
+                &key),
+            "normal.law: must be one of signorini|linear|hertz|hunt_crossley|dis_choc|tsuji, got "
+            "'spring'");
   EXPECT_EQ(key, "normal.law");
-  EXPECT_EQ(message_of([] {
-              (void)make_friction_law({"coulomb", {{"mu", 0.1}, {"muu", 1}}, {}, {}});
-            }),
-            "friction.muu: not a parameter of law 'coulomb'");
+  EXPECT_EQ(
+      message_of([] {
+        (void)make_friction_law({"coulomb", {{"mu", 0.1}, {"muu", 1}}, {}, {}});
+      }),
+      "friction.muu: not a parameter of law 'coulomb' (its keys: mu, mu_s, mu_k, mu_t1, mu_t2)");
   EXPECT_NE(message_of([] {
               (void)make_friction_law({"viscous", {}, {}, {}});
             }).find("friction.damping: required"),
@@ -79,7 +80,7 @@ TEST(Law, ErrorsNameTheKeyTheRangeAndTheMark) {
         (void)make_friction_law(
             {"regularized", {{"mu", 0.1}, {"regularization", 1e-3}}, {{"form", "cubic"}}, {}});
       }),
-      "friction.form: must be one of tanh|linear, got 'cubic'");
+      "friction.form: must be one of linear|tanh, got 'cubic'");
   EXPECT_EQ(message_of([] {
               (void)make_rolling_law({"", {{"k", -1}}, {}, {}});
             }),

@@ -50,8 +50,25 @@ struct HertzEllipse {
   double b_factor = 0.0;      ///< semi-minor axis b = b_factor √δ [√m]
 };
 
-/// Effective modulus E* [Pa] of two materials (E [Pa], ν [-]).
+/// Effective modulus E* [Pa] of two materials (E [Pa], ν [-]): 1/E* = (1 − ν1²)/E1 + (1 − ν2²)/E2.
+/// The one definition of E* in the program (the Hertz and Hunt–Crossley laws, the Hertz patch
+/// radius of the Contensou laws in both formulations).
 [[nodiscard]] double effective_modulus(double e1, double nu1, double e2, double nu2);
+/// The same from two materials (both must satisfy elastic_material()).
+[[nodiscard]] double effective_modulus(const Material& m1, const Material& m2);
+
+/// The admissible elastic constants: E > 0 finite and ν in (−1, 0.5] (ν = 0.5: incompressible;
+/// the scene loader and the laws use these two tests).
+[[nodiscard]] bool valid_young_modulus(double e);
+[[nodiscard]] bool valid_poisson_ratio(double nu);
+/// True when the material gives a valid E and ν.
+[[nodiscard]] bool elastic_material(const Material& m);
+
+/// Radius of the Hertz contact patch of a circular contact, a = (3 N R*/(4 E*))^{1/3} [m], for
+/// normal force N [N], effective radius R* [m] and modulus E* [Pa]; 0 when N ≤ 0 or R* is not
+/// finite (flat on flat: no Hertz patch). Johnson (1985) eq. (4.22). Used by the Contensou laws
+/// of both formulations (the nonsmooth one with the last step's normal force).
+[[nodiscard]] double hertz_patch_radius(double normal_force, double radius, double modulus);
 
 /// Hertz contact geometry of two surfaces with principal curvatures c1, c2 (Curvature::d1 gives
 /// the first principal directions; ψ = angle between c1.d1 and c2.d1). Flat–flat: radius = +inf.

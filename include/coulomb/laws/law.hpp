@@ -6,7 +6,7 @@
 /// Design
 /// ------
 /// - A law is a pure function of contact kinematics and parameters. It is constructed and validated
-///   once from a LawSpec (coulomb/model/model.hpp); construction throws LawError (a
+///   once from a LawSpec (coulomb/laws/law_spec.hpp); construction throws LawError (a
 ///   std::invalid_argument) whose message names the key and the valid range, e.g.
 ///   "friction.mu: must be ≥ 0, got -0.2", and which carries the key and its SourceMark so that the
 ///   scene loader can point at file:line:col. Evaluation never throws and never allocates.
@@ -16,9 +16,14 @@
 ///   dissipates (≥ 0). Per-contact memory (elastic-stick anchor, stick flag, previous slip) is the
 ///   small value FrictionMemory, passed in and returned updated: it lives in the simulation State,
 ///   never in the law.
-/// - Nonsmooth interface: each set-valued law gives its admissible set as a value the solvers can
-///   project on (coulomb/laws/admissible_set.hpp, coulomb/laws/contensou_set.hpp).
-/// - The solver never asks which law it holds: everything goes through the virtual functions here.
+/// - Nonsmooth interface: a set-valued law gives the numbers of its admissible set (restitution,
+///   the cone's μ_s/μ_k, the moment lengths h, k, the Contensou model); the step resolves them
+///   once per material pair (world/contact_laws.hpp) into the contact problem's per-contact law
+///   (ContactLaw6, μ), and the solvers project on that set (nonsmooth/). The sets of
+///   coulomb/laws/admissible_set.hpp and contensou_set.hpp are the same sets as stand-alone
+///   values for tests and the Python module; the step does not call them.
+/// - Which laws exist, their keys, ranges, defaults and formulations: the registry
+///   (coulomb/laws/registry.hpp). The factories below build through it.
 ///
 /// Sign conventions (DESIGN.md §1)
 /// --------------------------------
@@ -37,9 +42,8 @@
 /// instead.
 
 #include <coulomb/collision/contact_point.hpp>
+#include <coulomb/laws/law_spec.hpp>
 #include <coulomb/math/types.hpp>
-#include <coulomb/model/model.hpp>
-#include <coulomb/model/state.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -154,6 +158,10 @@ class FrictionLaw {
   /// F_t as a function of slip, normal force and memory.
   [[nodiscard]] virtual TangentialResult evaluate(const TangentialInput& input,
                                                   const FrictionMemory& memory) const = 0;
+  /// The single kinetic coefficient μ of an isotropic law with a finite one (the cone after a
+  /// slip: coulomb μ_k, regularized μ, stribeck μ_k, elastic_stick μ_k), else NaN (viscous,
+  /// anisotropic Coulomb). The soft finger (h = μ r_t) and the Contensou laws take it.
+  [[nodiscard]] double isotropic_coefficient() const;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 /// `finalize()`; the step functions only read it.
 
 #include <coulomb/geometry/shape.hpp>
+#include <coulomb/laws/law_spec.hpp>
 
 #include <cstdint>
 #include <map>
@@ -14,36 +15,6 @@
 #include <vector>
 
 namespace coulomb {
-
-/// Where a value came from in a scene file (1-based line and column; 0 = not from a file).
-struct SourceMark {
-  int line = 0;
-  int column = 0;
-};
-
-/// A material: a name and optional physical properties (NaN = not given).
-struct Material {
-  std::string name;
-  double young_modulus = std::numeric_limits<double>::quiet_NaN();  ///< E [Pa]
-  double poisson_ratio = std::numeric_limits<double>::quiet_NaN();  ///< ν [-]
-  double density = std::numeric_limits<double>::quiet_NaN();        ///< ρ [kg/m³]
-};
-
-/// A law chosen by name with its numeric parameters, as written in a scene file, e.g.
-/// `friction: {law: coulomb, mu: 0.2}`. The laws module turns it into a validated law object;
-/// `marks` lets errors point back at the file.
-struct LawSpec {
-  std::string law;                             ///< e.g. "signorini", "coulomb"
-  std::map<std::string, double> params;        ///< numeric parameters by key
-  std::map<std::string, std::string> options;  ///< string parameters by key (e.g. model: exact)
-  std::map<std::string, SourceMark> marks;  ///< key -> where it was written ("" = the map itself)
-
-  [[nodiscard]] double get(const std::string& key, double fallback) const {
-    auto it = params.find(key);
-    return it == params.end() ? fallback : it->second;
-  }
-  [[nodiscard]] bool has(const std::string& key) const { return params.count(key) != 0; }
-};
 
 /// The contact laws between two materials (a `contacts:` entry of a scene).
 struct ContactSpec {
@@ -61,6 +32,10 @@ struct ContactSpec {
   /// The first law section with a moment part given here ("rolling", "pivoting", "soft_finger" or
   /// "contensou"), or null: such a contact has six unknowns in the nonsmooth problem.
   [[nodiscard]] const char* moment_law() const;
+  /// The law of a section, or null when the section is not given.
+  [[nodiscard]] const LawSpec* law(LawSection section) const;
+  /// Sets the law of a section.
+  void set_law(LawSection section, LawSpec spec);
 };
 
 /// A rigid body. The body frame B is the frame the scene places; the dynamics use the centre of

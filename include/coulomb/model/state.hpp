@@ -4,6 +4,7 @@
 /// per body in model order; positions are those of the centre of mass.
 
 #include <coulomb/collision/contact_point.hpp>
+#include <coulomb/laws/law_spec.hpp>
 
 #include <array>
 #include <cstdint>
@@ -41,21 +42,6 @@ struct ContactMemory {
   Vec3 r1_W = Vec3::Zero();   ///< contact point − centre of mass of body 1, last step [m]
   Vec3 r2_W = Vec3::Zero();   ///< contact point − centre of mass of body 2, last step [m]
 };
-
-/// The kinds of energy the contacts and the position stage remove, in the order of
-/// State::dissipated_by_kind and of the columns of energy.csv.
-enum class EnergyKind : std::uint8_t {
-  normal,      ///< work of the normal impulses (impacts)
-  friction,    ///< work of the tangential impulses
-  rolling,     ///< work of the rolling moments
-  pivoting,    ///< work of the pivoting moments
-  correction,  ///< minus the energy the position correction adds (docs/nonsmooth.md)
-  count
-};
-inline constexpr std::size_t kEnergyKindCount = static_cast<std::size_t>(EnergyKind::count);
-/// Names of the kinds (energy.csv columns "dissipated_<name>", summary.json keys).
-inline constexpr std::array<const char*, kEnergyKindCount> kEnergyKindNames = {
-    "normal", "friction", "rolling", "pivoting", "correction"};
 
 struct State {
   double time = 0.0;        ///< [s]
