@@ -8,7 +8,7 @@
 #include "cli/fclib_command.hpp"
 
 #include <coulomb/nonsmooth/fclib_io.hpp>
-#include <coulomb/nonsmooth/prox.hpp>
+#include <coulomb/nonsmooth/solver.hpp>
 
 #include <fmt/format.h>
 
@@ -62,11 +62,11 @@ int run_fclib_command(const FclibArgs& args) {
   options.shuffle_seed = options.shuffle ? static_cast<std::uint64_t>(args.shuffle_seed) : 0U;
 
   // Read every file first: a bad one stops the command before any row is printed.
-  std::vector<ContactProblem> problems;
+  std::vector<ForceProblem> problems;
   problems.reserve(args.files.size());
   for (const std::string& file : args.files) {
     try {
-      problems.push_back(read_fclib_local(file));
+      problems.push_back(read_problem<kForce>(file));
       problems.back().validate_structure();
     } catch (const std::exception& e) {
       // One line that names the file (the reader's messages usually do already).
@@ -82,10 +82,10 @@ int run_fclib_command(const FclibArgs& args) {
 
   // Solve each from r = 0; the error is recomputed from the returned r.
   fmt::print("file,contacts,solver,status,iterations,error,time_s\n");
-  SolverWorkspace workspace;
+  SolverWorkspace<kForce> workspace;
   std::vector<Vec3> r, u, u_check;
   for (std::size_t i = 0; i < problems.size(); ++i) {
-    const ContactProblem& p = problems[i];
+    const ForceProblem& p = problems[i];
     SolverResult res;
     double fastest = 0.0;
     for (int k = 0; k < args.repeat; ++k) {

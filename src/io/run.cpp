@@ -3,7 +3,6 @@
 #include <coulomb/io/replay.hpp>
 #include <coulomb/io/run.hpp>
 #include <coulomb/nonsmooth/fclib_io.hpp>
-#include <coulomb/nonsmooth/fclib_io6.hpp>
 #include <coulomb/world/world.hpp>
 
 #include <fmt/format.h>
@@ -15,6 +14,8 @@
 #include <filesystem>
 #include <limits>
 #include <string_view>
+#include <type_traits>
+#include <variant>
 
 #ifndef COULOMB_VERSION
 #define COULOMB_VERSION "unknown"
@@ -53,13 +54,12 @@ class OutputClock {
 // Writes the step's contact problem and its solution (FCLIB layout) into `directory`.
 void dump_problem(const std::string& directory, const State& state, const Workspace& ws) {
   const std::string path = fmt::format("{}/step-{:08d}.hdf5", directory, state.step);
-  if (ws.use_moments) {
-    ContactSolution6 solution{ws.r6, ws.u6};
-    write_problem6(path, ws.problem6, solution);
-  } else {
-    ContactSolution solution{ws.r, ws.u};
-    write_fclib_local(path, ws.problem, solution);
-  }
+  std::visit(
+      [&](const auto& contact) {
+        constexpr int n = std::decay_t<decltype(contact.problem)>::kUnknowns;
+        write_problem(path, contact.problem, ContactSolution<n>{contact.r, contact.u});
+      },
+      ws.contact);
 }
 
 // One replay frame: body-frame poses, contacts (world force of 1 on 2), energies.

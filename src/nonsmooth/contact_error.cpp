@@ -57,7 +57,7 @@ Vec3 project_on_cone(const Vec3& x, double mu) {
   return {pn, s * x[1], s * x[2]};
 }
 
-double contact_error(const ContactProblem& problem, const std::vector<Vec3>& r,
+double contact_error(const ForceProblem& problem, const std::vector<Vec3>& r,
                      const std::vector<Vec3>& u) {
   const int nc = problem.contact_count;
   assert(static_cast<int>(r.size()) >= nc && static_cast<int>(u.size()) >= nc);
@@ -65,7 +65,7 @@ double contact_error(const ContactProblem& problem, const std::vector<Vec3>& r,
   double sum = 0.0;
   double q2 = 0.0;
   for (int a = 0; a < nc; ++a) {
-    const double mu = problem.mu[a];
+    const double mu = problem.laws[a];
     const Vec3& ua = u[a];
     const Vec3 x(r[a][0] - ua[0] - mu * std::hypot(ua[1], ua[2]), r[a][1] - ua[1], r[a][2] - ua[2]);
     sum += (r[a] - project_on_cone(x, mu)).squaredNorm();

@@ -1,12 +1,14 @@
 /// @file
-/// Nonsmooth block Gauss–Seidel (NSGS; Jean 1999, Acary & Brogliato 2008 §13.4):
+/// Nonsmooth block Gauss–Seidel (NSGS; Jean 1999, Acary & Brogliato 2008 §13.4), for both sizes
+/// of the contact problem (3 unknowns per contact, or 6 with moment laws):
 ///
 ///   for each sweep, for α in the visiting order (1..nc, or a seeded shuffle):
 ///     q̃_α = q_α + Σ_{β≠α} W_αβ r_β            (block row α of W, latest r_β)
 ///     r_α ← exact solution of  u_α = W_αα r_α + q̃_α,  K* ∋ û_α ⊥ r_α ∈ K
+///           (solve_single_contact of the size: single_contact.cpp, single_contact6.cpp)
 ///     r_α ← ω r_α + (1 − ω) r_α^old            (optional over-relaxation)
 ///   then, at the sweeps chosen by the error schedule, u = W r + q and the error of Acary,
-///   Brémond & Huber (2018) decide convergence.
+///   Brémond & Huber (2018) on the problem's cone (contact_error) decide convergence.
 ///
 /// Error schedule: the true error costs one block product W r (about as much as the sweep's
 /// off-diagonal products). With `error_check_interval` = k > 1 it is evaluated at the sweep where
@@ -23,15 +25,25 @@
 
 namespace coulomb {
 
-SolverResult solve_nsgs(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
-                        const SolverOptions& options, SolverWorkspace& workspace) {
-  const auto local_solve = [&](const Block3& w, const Vec3& q, int a, Vec3& ra) {
-    return solve_single_contact(w, q, problem.mu[a], ra, options.local_tolerance);
+template <int N>
+SolverResult solve_nsgs(const ContactProblem<N>& problem, std::vector<VecN<N>>& r,
+                        std::vector<VecN<N>>& u, const SolverOptions& options,
+                        SolverWorkspace<N>& workspace) {
+  // The exact local solve and the error measure of the problem's size (solver.hpp).
+  const auto local_solve = [&](const BlockN<N>& w, const VecN<N>& q, int a, VecN<N>& ra) {
+    return solve_single_contact(w, q, problem.laws[a], ra, options.local_tolerance);
   };
-  return detail::nsgs(problem, r, u, options, workspace.order, workspace.r_best, "nsgs",
-                      local_solve,
-                      [](const ContactProblem& p, const std::vector<Vec3>& rr,
-                         const std::vector<Vec3>& uu) { return contact_error(p, rr, uu); });
+  const auto error = [](const ContactProblem<N>& p, const std::vector<VecN<N>>& rr,
+                        const std::vector<VecN<N>>& uu) { return contact_error(p, rr, uu); };
+  return detail::nsgs(problem, r, u, options, workspace.order, workspace.r_best,
+                      N == kForce ? "nsgs" : "nsgs6", local_solve, error);
 }
+
+template SolverResult solve_nsgs<kForce>(const ForceProblem&, std::vector<Vec3>&,
+                                         std::vector<Vec3>&, const SolverOptions&,
+                                         SolverWorkspace<kForce>&);
+template SolverResult solve_nsgs<kWrench>(const WrenchProblem&, std::vector<Vec6>&,
+                                          std::vector<Vec6>&, const SolverOptions&,
+                                          SolverWorkspace<kWrench>&);
 
 }  // namespace coulomb

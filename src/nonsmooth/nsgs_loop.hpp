@@ -1,8 +1,8 @@
 #pragma once
-// The nonsmooth block Gauss–Seidel loop, shared by the 3-unknown (nsgs.cpp) and the 6-unknown
-// (nsgs6.cpp) problems: the sweep, the error schedule, the stall test, the statuses. The problem
-// type gives the blocks; the caller gives the exact local solve and the error measure.
-// See nsgs.cpp for the method and its references.
+// The nonsmooth block Gauss–Seidel loop, for both sizes of ContactProblem<N> (nsgs.cpp): the
+// sweep, the error schedule, the stall test, the statuses; and the choice of the start, which
+// PROX shares (prox.cpp). The problem type gives the blocks; the caller gives the exact local
+// solve and the error measure. See nsgs.cpp for the method and its references.
 
 #include <coulomb/nonsmooth/solver.hpp>
 

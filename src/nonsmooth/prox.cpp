@@ -1,6 +1,6 @@
 /// @file
 /// Proximal point with an inner semismooth Newton, sparse (equations in
-/// coulomb/nonsmooth/prox.hpp), and the dispatcher `solve`.
+/// coulomb/nonsmooth/prox.hpp).
 ///
 /// Data layout: the Newton matrix J = ∂Φ/∂r + ∂Φ/∂u (W + η I) has the block pattern of W (the
 /// per-contact derivatives are block diagonal), so its compressed-column pattern is built once
@@ -42,7 +42,7 @@ struct NewtonMatrix {
   std::vector<int> pos;  // (9 nnzb) value index of entry (r, c) of block k at 9k + 3r + c
 };
 
-NewtonMatrix build_pattern(const ContactProblem& p) {
+NewtonMatrix build_pattern(const ForceProblem& p) {
   const int nc = p.contact_count;
   std::vector<Eigen::Triplet<double, int>> trip;
   trip.reserve(p.blocks.size() * 9);
@@ -76,33 +76,33 @@ NewtonMatrix build_pattern(const ContactProblem& p) {
 }
 
 // The regularised problem FC(W + ηI, q − η r_k): its velocity ũ = W x + q + η (x − r_k).
-void regularised_velocity(const ContactProblem& p, double eta, const std::vector<Vec3>& rk,
+void regularised_velocity(const ForceProblem& p, double eta, const std::vector<Vec3>& rk,
                           const std::vector<Vec3>& x, std::vector<Vec3>& u) {
   p.velocity(x, u);
   for (int a = 0; a < p.contact_count; ++a) u[a] += eta * (x[a] - rk[a]);
 }
 
 // Stacked Alart–Curnier function Φ(x) of the regularised problem; ½‖Φ‖² is returned.
-double stacked_function(const ContactProblem& p, const std::vector<AlartCurnierRho>& rho,
+double stacked_function(const ForceProblem& p, const std::vector<AlartCurnierRho>& rho,
                         const std::vector<Vec3>& x, const std::vector<Vec3>& u,
                         Eigen::VectorXd& phi) {
   for (int a = 0; a < p.contact_count; ++a) {
     Vec3 f;
-    alart_curnier_function(x[a], u[a], p.mu[a], rho[a], f, nullptr, nullptr);
+    alart_curnier_function(x[a], u[a], p.laws[a], rho[a], f, nullptr, nullptr);
     phi.segment<3>(3 * a) = f;
   }
   return 0.5 * phi.squaredNorm();
 }
 
 // Newton matrix J = ∂Φ/∂r + ∂Φ/∂u (W + ηI), written block by block into the fixed pattern.
-void assemble_jacobian(const ContactProblem& p, const std::vector<AlartCurnierRho>& rho, double eta,
+void assemble_jacobian(const ForceProblem& p, const std::vector<AlartCurnierRho>& rho, double eta,
                        const std::vector<Vec3>& x, const std::vector<Vec3>& u, NewtonMatrix& m) {
   double* values = m.jac.valuePtr();
   for (int a = 0; a < p.contact_count; ++a) {
     Vec3 f;
     Mat3 jr;
     Mat3 ju;
-    alart_curnier_function(x[a], u[a], p.mu[a], rho[a], f, &jr, &ju);
+    alart_curnier_function(x[a], u[a], p.laws[a], rho[a], f, &jr, &ju);
     for (std::int32_t k = p.row_start[a]; k < p.row_start[a + 1]; ++k) {
       Mat3 block = ju * p.blocks[k];
       if (k == p.diag[a]) block += jr + eta * ju;
@@ -115,7 +115,7 @@ void assemble_jacobian(const ContactProblem& p, const std::vector<AlartCurnierRh
 }
 
 // One block Gauss–Seidel sweep with exact local solves on FC(W + ηI, q − η r_k).
-void gauss_seidel_sweep(const ContactProblem& p, double eta, const std::vector<Vec3>& rk,
+void gauss_seidel_sweep(const ForceProblem& p, double eta, const std::vector<Vec3>& rk,
                         std::vector<Vec3>& x, double local_tolerance) {
   for (int a = 0; a < p.contact_count; ++a) {
     Vec3 qt = p.q[a] - eta * rk[a];
@@ -125,13 +125,13 @@ void gauss_seidel_sweep(const ContactProblem& p, double eta, const std::vector<V
     }
     Block3 wd = p.blocks[d];
     wd.diagonal().array() += eta;
-    solve_single_contact(wd, qt, p.mu[a], x[a], local_tolerance);
+    solve_single_contact(wd, qt, p.laws[a], x[a], local_tolerance);
   }
 }
 
 }  // namespace
 
-SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
+SolverResult solve_prox(const ForceProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
                         const SolverOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&start] {
@@ -157,7 +157,7 @@ SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std
   // r by ~1e-4 of the way, and the cap ended PROX next to the warm start: the step applied the
   // impact impulses twice (kinetic energy ×3.4). From r = 0 (error <= 1 + μ) it converges.
   std::vector<Vec3> zero;
-  const auto error_fn = [](const ContactProblem& p, const std::vector<Vec3>& rr,
+  const auto error_fn = [](const ForceProblem& p, const std::vector<Vec3>& rr,
                            const std::vector<Vec3>& uu) { return contact_error(p, rr, uu); };
   detail::choose_start(problem, r, u, zero, error_fn, result);
   if (!std::isfinite(result.error)) return finish(SolverStatus::non_finite);
@@ -285,103 +285,6 @@ SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std
                                                  : status;
   }
   return finish(status);
-}
-
-const char* to_string(SolverKind kind) {
-  switch (kind) {
-    case SolverKind::nsgs:
-      return "nsgs";
-    case SolverKind::prox:
-      return "prox";
-    case SolverKind::automatic:
-      return "auto";
-  }
-  return "unknown";
-}
-
-bool parse_solver_kind(const std::string& name, SolverKind& kind) {
-  if (name == "nsgs") {
-    kind = SolverKind::nsgs;
-  } else if (name == "prox") {
-    kind = SolverKind::prox;
-  } else if (name == "auto" || name == "automatic") {
-    kind = SolverKind::automatic;
-  } else {
-    return false;
-  }
-  return true;
-}
-
-SolverResult solve(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
-                   const SolverOptions& options, SolverWorkspace& workspace, SolverKind kind) {
-  switch (kind) {
-    case SolverKind::nsgs:
-      return solve_nsgs(problem, r, u, options, workspace);
-    case SolverKind::prox:
-      return solve_prox(problem, r, u, options);
-    case SolverKind::automatic:
-      break;
-  }
-  // NSGS with the stall test. If it does not converge, PROX restarts from the caller's warm
-  // start (kept in the workspace), not from NSGS's last iterate: measured on the FCLIB files, the
-  // semismooth Newton started from a stalled Gauss–Seidel iterate with its small η stagnates at
-  // kinks of Φ (Capsules-i122-1617: 1.5e-8 after 3000 iterations) where from the warm start it
-  // converges in tens of iterations (docs/nonsmooth-solvers.md).
-  const auto start = std::chrono::steady_clock::now();
-  const auto n = static_cast<std::size_t>(problem.contact_count);
-  workspace.r_start.assign(r.begin(), r.end());
-  if (workspace.r_start.size() != n) workspace.r_start.assign(n, Vec3::Zero());
-  SolverOptions first_options = options;
-  if (first_options.stall_window <= 0) first_options.stall_window = kAutoStallWindow;
-  const SolverResult first = solve_nsgs(problem, r, u, first_options, workspace);
-  if (first.status == SolverStatus::converged || first.status == SolverStatus::max_time) {
-    return first;
-  }
-  // PROX from the caller's warm start (it chooses between it and zero as NSGS did).
-  workspace.r_first.assign(r.begin(), r.end());
-  r.assign(workspace.r_start.begin(), workspace.r_start.end());
-  SolverOptions second_options = options;
-  second_options.max_time_s = options.max_time_s - first.time_s;
-  SolverResult result = solve_prox(problem, r, u, second_options);
-  // PROX from r = 0 when it did not converge from the warm start: on box stacks the semismooth
-  // Newton can stagnate from the last step's impulses where from zero it converges (a ten-box
-  // stack step: 5.9e-8 after 500 iterations from the warm start, 1e-14 in 203 from zero).
-  const bool warm = std::any_of(workspace.r_start.begin(), workspace.r_start.end(),
-                                [](const Vec3& x) { return !x.isZero(0.0); });
-  if (result.status != SolverStatus::converged && result.status != SolverStatus::max_time && warm &&
-      !result.cold_start) {
-    workspace.r_second.assign(r.begin(), r.end());
-    const double second_error = result.error;
-    std::fill(r.begin(), r.end(), Vec3::Zero());
-    SolverOptions third_options = options;
-    third_options.max_time_s = second_options.max_time_s - result.time_s;
-    const SolverResult third = solve_prox(problem, r, u, third_options);
-    if (third.error < second_error) {
-      const int iterations = result.iterations;
-      result = third;
-      result.iterations += iterations;
-    } else {
-      result.iterations += third.iterations;
-      r.assign(workspace.r_second.begin(), workspace.r_second.end());
-      problem.velocity(r, u);
-    }
-  }
-  // The answer is the better of the two (PROX's unless NSGS's error is lower).
-  if (!(result.error <= first.error)) {
-    r.assign(workspace.r_first.begin(), workspace.r_first.end());
-    problem.velocity(r, u);
-    result.error = contact_error(problem, r, u);
-    if (result.error <= options.tolerance) result.status = SolverStatus::converged;
-  }
-  result.iterations += first.iterations;
-  result.start_error = first.start_error;
-  result.cold_start = first.cold_start;
-  result.fell_back = result.fell_back || first.fell_back;
-  result.local_failures = first.local_failures;
-  result.local_failures_total = first.local_failures_total;
-  result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  result.method = "nsgs+prox";
-  return result;
 }
 
 }  // namespace coulomb

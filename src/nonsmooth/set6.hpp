@@ -1,14 +1,14 @@
 #pragma once
 /// @file
 /// Private: the admissible set of one 6-unknown contact in the scaled variables of
-/// coulomb/nonsmooth/problem6.hpp, ỹ = (T1, T2, Mn/ℓ_n, Mt1, Mt2), w̃ = (vT1, vT2, ℓ_n ωn, ωt1,
-/// ωt2). In these variables: none = disc(μ) × interval(h/ℓ_n) × disc(k) (ℓ_n = 1 m), ellipsoid =
-/// ball(μ) in R³ × disc(k), exact = μ L (L the unit limit set in (F, M/a)) × disc(k).
+/// coulomb/nonsmooth/problem.hpp (six unknowns), ỹ = (T1, T2, Mn/ℓ_n, Mt1, Mt2), w̃ = (vT1, vT2, ℓ_n
+/// ωn, ωt1, ωt2). In these variables: none = disc(μ) × interval(h/ℓ_n) × disc(k) (ℓ_n = 1 m),
+/// ellipsoid = ball(μ) in R³ × disc(k), exact = μ L (L the unit limit set in (F, M/a)) × disc(k).
 /// Projection onto R C (R ≥ 0) with its Jacobians ∂P/∂z and ∂P/∂R, for the Alart–Curnier Newton.
 /// Nothing allocates.
 
 #include <coulomb/laws/contensou.hpp>
-#include <coulomb/nonsmooth/problem6.hpp>
+#include <coulomb/nonsmooth/problem.hpp>
 
 namespace coulomb::detail {
 

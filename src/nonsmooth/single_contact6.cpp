@@ -1,8 +1,8 @@
 /// @file
-/// Exact solution of one 6-unknown contact (method: coulomb/nonsmooth/solver6.hpp). All work is
-/// in the scaled variables of problem6.hpp; fixed-size Eigen types only, nothing allocates.
+/// Exact solution of one 6-unknown contact (method: coulomb/nonsmooth/solver.hpp). All work is
+/// in the scaled variables of problem.hpp; fixed-size Eigen types only, nothing allocates.
 
-#include <coulomb/nonsmooth/solver6.hpp>
+#include <coulomb/nonsmooth/solver.hpp>
 
 #include "nonsmooth/set6.hpp"
 
@@ -183,8 +183,8 @@ double nested(const Local& p, Vec6& r, double tolerance) {
 
 }  // namespace
 
-bool solve_single_contact6(const Block6& w_raw, const Vec6& q_raw, const ContactLaw6& law,
-                           Vec6& r_raw, double tolerance) {
+bool solve_single_contact(const Block6& w_raw, const Vec6& q_raw, const ContactLaw6& law,
+                          Vec6& r_raw, double tolerance) {
   // Non-finite input: no answer.
   if (!w_raw.allFinite() || !q_raw.allFinite()) {
     r_raw.setConstant(std::numeric_limits<double>::quiet_NaN());

@@ -16,6 +16,7 @@
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
+#include <variant>
 
 namespace coulomb::validate {
 
@@ -153,7 +154,11 @@ std::vector<Check> bouncing_ball_siconos(const CaseContext&) {
   run_to(s, ref.back()[0], [&](const StepReport&) {
     ++k;
     if (k >= rows) return;
-    const double impulse = s.workspace().active.empty() ? 0.0 : s.workspace().r[0].x();
+    const Workspace& ws = s.workspace();
+    const double impulse =
+        ws.active.empty()
+            ? 0.0
+            : std::visit([](const auto& contact) { return contact.r[0].x(); }, ws.contact);
     const double got[3] = {s.state().x_WC[ball].z() - R, s.state().v_WC[ball].z(), impulse};
     for (int c = 0; c < 3; ++c) {
       const double d = std::abs(got[c] - ref[k][c + 1]);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <variant>
 
 #include "stages/stages.hpp"
 
@@ -103,8 +104,11 @@ void prepare(const Model& model, Workspace& ws) {
   ws.laws.push_back(resolve_nonsmooth_laws(model.default_contact, model));
   for (const ContactSpec& spec : model.contacts)
     ws.laws.push_back(resolve_nonsmooth_laws(spec, model));
-  ws.use_moments = std::any_of(ws.laws.begin(), ws.laws.end(),
-                               [](const NonsmoothLaws& l) { return l.has_moments(); });
+  // Six unknowns per contact when a law has moments; buffers of the right size kept if present.
+  const bool moments = std::any_of(ws.laws.begin(), ws.laws.end(),
+                                   [](const NonsmoothLaws& l) { return l.has_moments(); });
+  if (moments && ws.unknowns() != kWrench) ws.contact.emplace<ContactBuffers<kWrench>>();
+  if (!moments && ws.unknowns() != kForce) ws.contact.emplace<ContactBuffers<kForce>>();
   ws.time_step = model.time_step;
   ws.prepared = true;
 }
@@ -122,10 +126,15 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
   timed(Stage::broadphase, [&] { stages::broadphase(model, state, ws); });
   timed(Stage::narrowphase, [&] { stages::narrowphase(model, state, ws); });
   timed(Stage::kinematics, [&] { stages::kinematics(model, state, ws); });
-  timed(Stage::assemble, [&] { stages::assemble(model, state, ws); });
-  timed(Stage::solve, [&] { stages::solve(model, state, ws); });
-  timed(Stage::integrate, [&] { stages::integrate(model, state, ws); });
-  timed(Stage::correct, [&] { stages::correct(model, state, ws); });
+  // The one dispatch on the size of the contact problem (3 or 6 unknowns per contact).
+  std::visit(
+      [&](auto& contact) {
+        timed(Stage::assemble, [&] { stages::assemble(model, state, ws, contact); });
+        timed(Stage::solve, [&] { stages::solve(model, state, ws, contact); });
+        timed(Stage::integrate, [&] { stages::integrate(model, state, ws, contact); });
+        timed(Stage::correct, [&] { stages::correct(model, state, ws, contact); });
+      },
+      ws.contact);
   ++ws.profile.steps;
   return ws.report;
 }

@@ -9,10 +9,10 @@
 namespace coulomb {
 namespace {
 
-ContactProblem single(const Block3& w, const Vec3& q, double mu) {
-  ContactProblem p;
+ForceProblem single(const Block3& w, const Vec3& q, double mu) {
+  ForceProblem p;
   p.contact_count = 1;
-  p.mu = {mu};
+  p.laws = {mu};
   p.q = {q};
   p.row_start = {0, 1};
   p.col = {0};
@@ -71,10 +71,10 @@ TEST(ContactError, SeparatedFrictionlessContactHasZeroError) {
   // A frictionless contact that separates (q_N > 0, q_T = 0: two balls of a row moving apart
   // along their line of centres) is solved by r = 0, u = q: x = r − u = (−q_N, 0, 0),
   // P_K(x) = 0, error 0. With the 0 <= 0 corner of the projection it read ‖q_N‖/‖q‖ = 1.
-  const ContactProblem p = single(Block3::Identity(), Vec3(0.5, 0.0, 0.0), 0.0);
+  const ForceProblem p = single(Block3::Identity(), Vec3(0.5, 0.0, 0.0), 0.0);
   EXPECT_EQ(contact_error(p, {Vec3::Zero()}, {p.q[0]}), 0.0);
   // And a pressed one: q = (−0.5, 0, 0), r = (0.5, 0, 0), u = 0: error 0; r = 0 gives 1.
-  const ContactProblem pressed = single(Block3::Identity(), Vec3(-0.5, 0.0, 0.0), 0.0);
+  const ForceProblem pressed = single(Block3::Identity(), Vec3(-0.5, 0.0, 0.0), 0.0);
   EXPECT_EQ(contact_error(pressed, {Vec3(0.5, 0.0, 0.0)}, {Vec3::Zero()}), 0.0);
   EXPECT_DOUBLE_EQ(contact_error(pressed, {Vec3::Zero()}, {pressed.q[0]}), 1.0);
 }
@@ -83,17 +83,17 @@ TEST(ContactError, ZeroAtKnownSolutions) {
   const Block3 w = Block3::Identity();
   // Take-off: q_N > 0, r = 0.
   {
-    const ContactProblem p = single(w, Vec3(1.0, 2.0, 0.0), 0.5);
+    const ForceProblem p = single(w, Vec3(1.0, 2.0, 0.0), 0.5);
     EXPECT_EQ(contact_error(p, {Vec3::Zero()}, {p.q[0]}), 0.0);
   }
   // Stick: r = −q inside the cone, u = 0.
   {
-    const ContactProblem p = single(w, Vec3(-1.0, 0.1, 0.0), 0.5);
+    const ForceProblem p = single(w, Vec3(-1.0, 0.1, 0.0), 0.5);
     EXPECT_EQ(contact_error(p, {-p.q[0]}, {Vec3::Zero()}), 0.0);
   }
   // Slide with W = I, q = (−1, 2, 0), μ = 0.5: r = (1, −0.5, 0), u = (0, 1.5, 0).
   {
-    const ContactProblem p = single(w, Vec3(-1.0, 2.0, 0.0), 0.5);
+    const ForceProblem p = single(w, Vec3(-1.0, 2.0, 0.0), 0.5);
     EXPECT_NEAR(contact_error(p, {Vec3(1.0, -0.5, 0.0)}, {Vec3(0.0, 1.5, 0.0)}), 0.0, 1e-16);
   }
 }
@@ -102,19 +102,19 @@ TEST(ContactError, ValuesAndNormalisation) {
   const Block3 w = Block3::Identity();
   // r = 0, q = (−2, 0, 0): x = (2, 0, 0) ∈ K, e = ‖0 − x‖ = 2, divided by ‖q‖ = 2 → 1.
   {
-    const ContactProblem p = single(w, Vec3(-2.0, 0.0, 0.0), 0.3);
+    const ForceProblem p = single(w, Vec3(-2.0, 0.0, 0.0), 0.3);
     EXPECT_DOUBLE_EQ(contact_error(p, {Vec3::Zero()}, {p.q[0]}), 1.0);
   }
   // q = 0 (‖q‖ <= DBL_EPSILON): absolute value. r = (1, 0, 0), u = r, x = 0, e = 1.
   {
-    const ContactProblem p = single(w, Vec3::Zero(), 0.3);
+    const ForceProblem p = single(w, Vec3::Zero(), 0.3);
     EXPECT_DOUBLE_EQ(contact_error(p, {Vec3(1.0, 0.0, 0.0)}, {Vec3(1.0, 0.0, 0.0)}), 1.0);
   }
   // Wrong friction direction: r = (1, 0.5, 0) while u = (0, 1.5, 0), μ = 0.5:
   // x = r − u − [μ‖u_T‖,0,0] = (0.25, −1, 0); P_K(x) = ((0.25 + 0.5)/1.25)(1, −0.5, 0)
   // = (0.6, −0.3, 0); e = ‖(0.4, 0.8, 0)‖ = √0.8; ‖q‖ = √5 (q = (−1, 2, 0)).
   {
-    const ContactProblem p = single(w, Vec3(-1.0, 2.0, 0.0), 0.5);
+    const ForceProblem p = single(w, Vec3(-1.0, 2.0, 0.0), 0.5);
     EXPECT_NEAR(contact_error(p, {Vec3(1.0, 0.5, 0.0)}, {Vec3(0.0, 1.5, 0.0)}),
                 std::sqrt(0.8) / std::sqrt(5.0), 1e-15);
   }

@@ -1,12 +1,19 @@
-// Tests of the nonsmooth Gauss–Seidel solver (src/nonsmooth/nsgs.cpp): decoupled closed forms,
-// statuses, warm start, determinism, and every FCLIB problem of tests/data/fclib from r = 0.
+// Tests of the nonsmooth Gauss–Seidel solver (src/nonsmooth/nsgs.cpp), both sizes. Three unknowns:
+// decoupled closed forms, statuses, warm start, determinism, and every FCLIB problem of
+// tests/data/fclib from r = 0. Six unknowns: equality with the 3-unknown solver on embedded FCLIB
+// problems, multi-contact problems with moments against a dense projected fixed-point reference,
+// statuses, warm start and determinism; `solve` rejects PROX there.
 #include <coulomb/nonsmooth/fclib_io.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
 
 #include <gtest/gtest.h>
+#include <Eigen/Eigenvalues>
 
 #include <cmath>
+#include <cstdio>
+#include <random>
 #include <set>
+#include <stdexcept>
 
 #include "nonsmooth/fclib_data.hpp"
 
@@ -14,10 +21,10 @@ namespace coulomb {
 namespace {
 
 // Block-diagonal W = diag(a, b, b) per contact: NSGS is exact after one sweep.
-ContactProblem decoupled() {
-  ContactProblem p;
+ForceProblem decoupled() {
+  ForceProblem p;
   p.contact_count = 3;
-  p.mu = {0.3, 0.5, 0.2};
+  p.laws = {0.3, 0.5, 0.2};
   p.q = {Vec3(-2.0, 3.0, -4.0), Vec3(-2.0, 0.8, -1.2), Vec3(1.0, 1.0, 1.0)};
   p.row_start = {0, 1, 2, 3};
   p.col = {0, 1, 2};
@@ -31,9 +38,9 @@ ContactProblem decoupled() {
 }
 
 TEST(Nsgs, DecoupledContactsClosedForm) {
-  const ContactProblem p = decoupled();
+  const ForceProblem p = decoupled();
   std::vector<Vec3> r, u;
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-14;
   const SolverResult res = solve_nsgs(p, r, u, o, ws);
@@ -46,14 +53,14 @@ TEST(Nsgs, DecoupledContactsClosedForm) {
   EXPECT_LE(res.error, 1e-14);
 }
 
-ContactProblem file_problem(const std::string& name) {
-  return read_fclib_local(testing::fclib_dir() + "/" + name);
+ForceProblem file_problem(const std::string& name) {
+  return read_problem<kForce>(testing::fclib_dir() + "/" + name);
 }
 
 TEST(Nsgs, WarmStartFromSolutionStopsAtOnce) {
-  const ContactProblem p = file_problem("Rover4144.hdf5");
+  const ForceProblem p = file_problem("Rover4144.hdf5");
   std::vector<Vec3> r, u;
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-10;
   ASSERT_EQ(solve_nsgs(p, r, u, o, ws).status, SolverStatus::converged);
@@ -63,9 +70,9 @@ TEST(Nsgs, WarmStartFromSolutionStopsAtOnce) {
 }
 
 TEST(Nsgs, CapIsReportedWithTheTrueError) {
-  const ContactProblem p = file_problem("Capsules-i100-889.hdf5");
+  const ForceProblem p = file_problem("Capsules-i100-889.hdf5");
   std::vector<Vec3> r, u;
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-10;
   o.max_iterations = 5;
@@ -79,18 +86,18 @@ TEST(Nsgs, CapIsReportedWithTheTrueError) {
 }
 
 TEST(Nsgs, NonFiniteIsReported) {
-  ContactProblem p = decoupled();
+  ForceProblem p = decoupled();
   p.q[1][0] = std::nan("");
   std::vector<Vec3> r, u;
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   EXPECT_EQ(solve_nsgs(p, r, u, SolverOptions{}, ws).status, SolverStatus::non_finite);
   // Nothing non-finite is returned from a finite start: r is the start (here r = 0).
   for (const Vec3& x : r) EXPECT_TRUE(x.allFinite());
 }
 
 TEST(Nsgs, DeterministicAndRelaxed) {
-  const ContactProblem p = file_problem("KaplasTower-i1061-4.hdf5");
-  SolverWorkspace ws;
+  const ForceProblem p = file_problem("KaplasTower-i1061-4.hdf5");
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-6;
   o.max_iterations = 2000;
@@ -108,8 +115,8 @@ TEST(Nsgs, DeterministicAndRelaxed) {
 TEST(Nsgs, ErrorScheduleReportsTheTrueErrorAndSavesEvaluations) {
   // Error evaluated at most every 20 sweeps, scheduled from the observed rate: the answer is as
   // converged, the sweep count at most 20 above the every-sweep count, the error the true one.
-  const ContactProblem p = file_problem("Capsules-i100-889.hdf5");
-  SolverWorkspace ws;
+  const ForceProblem p = file_problem("Capsules-i100-889.hdf5");
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-8;
   o.max_iterations = 10000;
@@ -127,8 +134,8 @@ TEST(Nsgs, ErrorScheduleReportsTheTrueErrorAndSavesEvaluations) {
 }
 
 TEST(Nsgs, ShuffleIsSeededAndConverges) {
-  const ContactProblem p = file_problem("KaplasTower-i1061-4.hdf5");
-  SolverWorkspace ws;
+  const ForceProblem p = file_problem("KaplasTower-i1061-4.hdf5");
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-8;
   o.max_iterations = 10000;
@@ -152,8 +159,8 @@ TEST(Nsgs, ShuffleIsSeededAndConverges) {
 
 TEST(Nsgs, OverRelaxationConverges) {
   // ω = 1.3 on a problem with coupled contacts still reaches the tolerance (same fixed point).
-  const ContactProblem p = file_problem("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");
-  SolverWorkspace ws;
+  const ForceProblem p = file_problem("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-8;
   o.max_iterations = 10000;
@@ -168,8 +175,8 @@ TEST(Nsgs, MaxTimeIsHonoured) {
   // The limit is checked after every sweep: with a limit of 0 s NSGS stops after exactly one
   // sweep (status max_time), which bounds the overrun by one sweep. Counted in sweeps, not
   // seconds, so that a loaded machine cannot fail it.
-  const ContactProblem p = file_problem("Capsules-i122-1617.hdf5");
-  SolverWorkspace ws;
+  const ForceProblem p = file_problem("Capsules-i122-1617.hdf5");
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-12;
   o.max_iterations = 1000000;
@@ -185,8 +192,8 @@ TEST(Nsgs, MaxTimeIsHonoured) {
 
 TEST(Nsgs, StallIsDetected) {
   // OneObject-i100000-316: NSGS stagnates near 2e-3 (a redundant contact set).
-  const ContactProblem p = file_problem("OneObject-i100000-316.hdf5");
-  SolverWorkspace ws;
+  const ForceProblem p = file_problem("OneObject-i100000-316.hdf5");
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-8;
   o.max_iterations = 10000;
@@ -200,8 +207,8 @@ TEST(Nsgs, StallIsDetected) {
 
 // ---- A row of touching balls (tests/data/chain, dumped from tests/data/chain/chain-e1.yaml) ----
 
-ContactProblem chain_problem(const std::string& name) {
-  return read_fclib_local(std::string(COULOMB_SOURCE_DIR) + "/tests/data/chain/" + name);
+ForceProblem chain_problem(const std::string& name) {
+  return read_problem<kForce>(std::string(COULOMB_SOURCE_DIR) + "/tests/data/chain/" + name);
 }
 
 TEST(Nsgs, FrictionlessChainThatSeparatesIsSolvedAtOnce) {
@@ -210,13 +217,13 @@ TEST(Nsgs, FrictionlessChainThatSeparatesIsSolvedAtOnce) {
   // everywhere): x = r − u = (−q_N, 0, 0) projects onto the apex of the half-line K, error 0.
   // Before the μ = 0 branch of project_on_cone the corner x_T = 0 read 0 <= 0, the error stayed
   // exactly 1 and NSGS ran to its cap on 4998 of 5000 steps of such a run.
-  const ContactProblem p = chain_problem("separating.hdf5");
+  const ForceProblem p = chain_problem("separating.hdf5");
   ASSERT_EQ(p.contact_count, 4);
   for (int a = 0; a < p.contact_count; ++a) {
     ASSERT_GE(p.q[a][0], 0.0);
-    ASSERT_EQ(p.mu[a], 0.0);
+    ASSERT_EQ(p.laws[a], 0.0);
   }
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-10;
   std::vector<Vec3> r, u;
@@ -242,9 +249,9 @@ TEST(Nsgs, FrictionlessChainImpactConvergesAtTheGaussSeidelRate) {
   // §4.5). From r = 0 (error 1) the ten decades to 1e-10 take log(1e-10)/log(3/4) = 80 sweeps;
   // measured: 76 (the error measure is not the Gauss–Seidel norm; it starts lower). Bound: 90, the
   // asymptotic count plus 10 sweeps for the constant in front of the rate.
-  const ContactProblem p = chain_problem("impact.hdf5");
+  const ForceProblem p = chain_problem("impact.hdf5");
   ASSERT_EQ(p.contact_count, 5);
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-10;
   std::vector<Vec3> r, u;
@@ -269,15 +276,15 @@ TEST(Nsgs, WarmStartIsKeptUnlessFarWorseThanZero) {
   // One frictionless contact, W = I, q = (−1, 0, 0): r = 0 has error 1; the warm start
   // r = (1 + d, 0, 0) has u = (d, 0, 0) and error d. Kept up to kWarmStartFactor (100) times the
   // error of r = 0, replaced by r = 0 beyond. Either way one sweep solves it.
-  ContactProblem p;
+  ForceProblem p;
   p.contact_count = 1;
-  p.mu = {0.0};
+  p.laws = {0.0};
   p.q = {Vec3(-1.0, 0.0, 0.0)};
   p.row_start = {0, 1};
   p.col = {0};
   p.diag = {0};
   p.blocks = {Block3::Identity()};
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   for (const double d : {8.6, 99.0, 101.0, 1e14}) {
     std::vector<Vec3> r = {Vec3(1.0 + d, 0.0, 0.0)}, u;
@@ -293,10 +300,10 @@ TEST(Nsgs, WarmStartIsKeptUnlessFarWorseThanZero) {
 
 // Two frictionless contacts with W_NN = [[1, a], [a, 1]] (a close to 1: nearly redundant),
 // q_N = (−1, −1): the solution is r_N = (s, s), s = 1/(1 + a), u = 0.
-ContactProblem nearly_redundant_pair(double a) {
-  ContactProblem p;
+ForceProblem nearly_redundant_pair(double a) {
+  ForceProblem p;
   p.contact_count = 2;
-  p.mu = {0.0, 0.0};
+  p.laws = {0.0, 0.0};
   p.q = {Vec3(-1.0, 0.0, 0.0), Vec3(-1.0, 0.0, 0.0)};
   p.row_start = {0, 2, 4};
   p.col = {0, 1, 0, 1};
@@ -313,8 +320,8 @@ TEST(Nsgs, ReturnsTheStartWhenItsSweepsMakeThingsWorse) {
   // Gauss–Seidel sweep turns it into r = (s + aδ, s − a²δ), u_N = (aδ(1 − a²), 0): error
   // aδ(1 − a²)/√2 = 1.39e-5, worse than the start. NSGS must return the start and say so.
   const double a = 0.99, delta = 1e-3, s = 1.0 / (1.0 + a);
-  const ContactProblem p = nearly_redundant_pair(a);
-  SolverWorkspace ws;
+  const ForceProblem p = nearly_redundant_pair(a);
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-14;
   o.max_iterations = 1;
@@ -346,8 +353,8 @@ TEST(Nsgs, ReturnsItsBestIterateNotItsLast) {
   // OneObject-i100000-499 (one body on 24 contacts): NSGS's error oscillates without converging;
   // the returned r is the best evaluated iterate, so its error is the lowest seen, and the error
   // reported is the true one of the returned r.
-  const ContactProblem p = file_problem("OneObject-i100000-499.hdf5");
-  SolverWorkspace ws;
+  const ForceProblem p = file_problem("OneObject-i100000-499.hdf5");
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-8;
   o.max_iterations = 300;
@@ -371,9 +378,9 @@ TEST(Nsgs, LocalFailuresAreCounted) {
   // Contact 1 has W_NN = 0 (its rows of J are zero) with q_N = −1 and μ = 0: u_N = −1 whatever
   // r, so its local solve cannot reach any tolerance (solve_single_contact returns false) and
   // neither can NSGS. Contact 0 is an ordinary one. Every sweep counts one local failure.
-  ContactProblem p = decoupled();
+  ForceProblem p = decoupled();
   p.contact_count = 2;
-  p.mu = {0.3, 0.0};
+  p.laws = {0.3, 0.0};
   p.q = {Vec3(-2.0, 3.0, -4.0), Vec3(-1.0, 0.0, 0.0)};
   p.row_start = {0, 1, 2};
   p.col = {0, 1};
@@ -381,7 +388,7 @@ TEST(Nsgs, LocalFailuresAreCounted) {
   Block3 zero_n = Block3::Identity();
   zero_n(0, 0) = 0.0;
   p.blocks = {p.blocks[0], zero_n};
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-10;
   o.max_iterations = 7;
@@ -409,9 +416,9 @@ class NsgsFclib : public ::testing::TestWithParam<testing::FclibEntry> {};
 
 TEST_P(NsgsFclib, FromZeroReaches1e8) {
   const testing::FclibEntry& entry = GetParam();
-  const ContactProblem p = file_problem(entry.file);
+  const ForceProblem p = file_problem(entry.file);
   std::vector<Vec3> r, u;
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-8;
   o.max_iterations = 10000;
@@ -434,6 +441,246 @@ INSTANTIATE_TEST_SUITE_P(AllFiles, NsgsFclib, ::testing::ValuesIn(testing::fclib
                          [](const auto& info) {
                            return testing::fclib_test_name(info.param.file);
                          });
+
+// ---------------------------------------------------------------------------------------------
+// Six unknowns per contact (WrenchProblem)
+// ---------------------------------------------------------------------------------------------
+
+using Law = ContactLaw6;
+
+// nc contacts on nb = nc rigid bodies, W = J M⁻¹ Jᵀ with a random full-rank J (6nc × 6nb) plus a
+// small diagonal (positive definite: a unique solution), random q with q_N < 0, mixed laws.
+WrenchProblem random_problem(int nc, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> g;
+  const int n = 6 * nc;
+  Eigen::MatrixXd j(n, n);
+  for (int a = 0; a < n; ++a) {
+    for (int b = 0; b < n; ++b) j(a, b) = g(rng) / std::sqrt(n);
+  }
+  const Eigen::MatrixXd w = j * j.transpose() + 0.05 * Eigen::MatrixXd::Identity(n, n);
+  WrenchProblem p;
+  p.contact_count = nc;
+  p.row_start.push_back(0);
+  for (int a = 0; a < nc; ++a) {
+    for (int b = 0; b < nc; ++b) {
+      if (a == b) p.diag.push_back(static_cast<std::int32_t>(p.col.size()));
+      p.col.push_back(b);
+      p.blocks.push_back(w.block<6, 6>(6 * a, 6 * b));
+    }
+    p.row_start.push_back(static_cast<std::int32_t>(p.col.size()));
+    Vec6 q;
+    for (int i = 0; i < 6; ++i) q[i] = g(rng);
+    q[0] = -std::abs(q[0]) - 0.2;
+    p.q.push_back(q);
+    Law law;
+    law.mu = 0.2 + 0.3 * std::abs(g(rng));
+    law.k = 0.1 * std::abs(g(rng));
+    switch (a % 3) {
+      case 0:
+        law.h = 0.1 * std::abs(g(rng));
+        break;
+      case 1:
+        law.coupling = Law::Coupling::ellipsoid;
+        law.a = 0.3;
+        break;
+      default:
+        law.coupling = Law::Coupling::exact;
+        law.a = 0.3;
+    }
+    p.laws.push_back(law);
+  }
+  p.validate();
+  return p;
+}
+
+// Dense reference: the projected fixed point r̃ ← P_K̃(r̃ − ρ û~(r)) on the whole problem (the map
+// whose residual the error measures), in the scaled variables, ρ = 0.5/λ_max(W̃), run until the
+// update is below 1e-15 (or 2·10⁵ iterations). Independent of NSGS and of the local solver.
+std::vector<Vec6> fixed_point_reference(const WrenchProblem& p, int& iterations) {
+  const int nc = p.contact_count;
+  Eigen::MatrixXd w = p.dense_w();
+  Eigen::VectorXd sc(6 * nc), q(6 * nc);
+  for (int a = 0; a < nc; ++a) {
+    for (int i = 0; i < 6; ++i) sc[6 * a + i] = i == 3 ? p.laws[a].moment_scale() : 1.0;
+    q.segment<6>(6 * a) = p.q[a];
+  }
+  // W̃ = S⁻¹ W S⁻¹, q̃ = S⁻¹ q with S⁻¹ = diag(sc).
+  const Eigen::MatrixXd ws = sc.asDiagonal() * w * sc.asDiagonal();
+  const Eigen::VectorXd qs = sc.asDiagonal() * q;
+  const double lmax = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(ws).eigenvalues().maxCoeff();
+  const double rho = 0.5 / lmax;
+  Eigen::VectorXd r = Eigen::VectorXd::Zero(6 * nc);
+  iterations = 0;
+  for (int it = 0; it < 200000; ++it) {
+    const Eigen::VectorXd u = ws * r + qs;
+    Eigen::VectorXd next(6 * nc);
+    for (int a = 0; a < nc; ++a) {
+      Eigen::Matrix<double, 5, 1> wv = u.segment<5>(6 * a + 1);
+      wv[2] /= p.laws[a].moment_scale();  // support6 takes raw velocities
+      Vec6 uh = u.segment<6>(6 * a);
+      uh[0] += support6(p.laws[a], -wv);
+      next.segment<6>(6 * a) = project_on_cone6(p.laws[a], Vec6(r.segment<6>(6 * a) - rho * uh));
+    }
+    const double change = (next - r).norm();
+    r = next;
+    iterations = it + 1;
+    if (change <= 1e-15 * r.norm()) break;
+  }
+  std::vector<Vec6> out(static_cast<std::size_t>(nc));
+  for (int a = 0; a < nc; ++a) {
+    out[a] = r.segment<6>(6 * a);
+    out[a][3] *= p.laws[a].moment_scale();
+  }
+  return out;
+}
+
+TEST(Nsgs, WrenchMomentsAgainstDenseFixedPointReference) {
+  for (const std::uint64_t seed : {1u, 2u, 3u}) {
+    const WrenchProblem p = random_problem(4, seed);
+    int ref_iterations = 0;
+    const std::vector<Vec6> ref = fixed_point_reference(p, ref_iterations);
+    std::vector<Vec6> u_ref;
+    p.velocity(ref, u_ref);
+    const double ref_error = contact_error(p, ref, u_ref);
+    ASSERT_LE(ref_error, 1e-12) << "reference did not converge, seed " << seed;
+    std::vector<Vec6> r, u;
+    SolverWorkspace<kWrench> ws;
+    SolverOptions o;
+    o.tolerance = 1e-13;
+    o.max_iterations = 5000;
+    const SolverResult res = solve(p, r, u, o, ws);
+    ASSERT_EQ(res.status, SolverStatus::converged) << seed;
+    EXPECT_STREQ(res.method, "nsgs6");
+    // W positive definite: the solution is isolated; both errors ≤ 1e-12 give r to ~1e-10.
+    double diff = 0.0, norm = 0.0;
+    for (int a = 0; a < p.contact_count; ++a) {
+      diff += (r[a] - ref[a]).squaredNorm();
+      norm += ref[a].squaredNorm();
+    }
+    EXPECT_LE(std::sqrt(diff / norm), 1e-9) << "seed " << seed;
+    // Every contact is pressed and at least one moment is on its bound (a real test of moments).
+    bool some_moment = false;
+    for (int a = 0; a < p.contact_count; ++a) some_moment |= r[a].tail<3>().norm() > 1e-6;
+    EXPECT_TRUE(some_moment);
+  }
+}
+
+TEST(Nsgs, WrenchEmbeddedFclibProblemsGiveTheThreeUnknownSolution) {
+  // h = k = 0, no coupling, W zero-padded: the same law. Both solvers to 1e-11; r compared.
+  for (const char* name : {"Rover4144.hdf5", "Confeti-ex13-Fc3D-SBM.hdf5", "NESpheres_10_1.hdf5",
+                           "FC3D_Example1.hdf5", "Capsules-i125-1213.hdf5"}) {
+    const ForceProblem p3 = read_problem<kForce>(testing::fclib_dir() + "/" + name);
+    const WrenchProblem p6 = embed_problem(p3);
+    SolverOptions o;
+    o.tolerance = 1e-11;
+    o.max_iterations = 20000;
+    std::vector<Vec3> r3, u3;
+    SolverWorkspace<kForce> ws3;
+    const SolverResult res3 = solve_nsgs(p3, r3, u3, o, ws3);
+    std::vector<Vec6> r6, u6;
+    SolverWorkspace<kWrench> ws6;
+    const SolverResult res6 = solve(p6, r6, u6, o, ws6);
+    ASSERT_EQ(res6.status, res3.status) << name;
+    // The same sweep with the same exact local answers: iteration counts agree within a few.
+    EXPECT_NEAR(res6.iterations, res3.iterations, 2 + 0.01 * res3.iterations) << name;
+    double diff = 0.0, norm = 0.0;
+    for (int a = 0; a < p3.contact_count; ++a) {
+      EXPECT_EQ(r6[a].tail<3>(), Eigen::Vector3d::Zero());
+      diff += (r6[a].head<3>() - r3[a]).squaredNorm();
+      norm += r3[a].squaredNorm();
+    }
+    // Same iterates up to the local solves' round-off (1e-14), amplified by the sweeps: 1e-8.
+    EXPECT_LE(std::sqrt(diff / std::max(norm, 1e-300)), 1e-8) << name;
+    // The 6-unknown error of the embedded answer is the 3-unknown error of its (N, T) part.
+    std::vector<Vec3> r6h(r6.size()), u6h;
+    for (std::size_t a = 0; a < r6.size(); ++a) r6h[a] = r6[a].head<3>();
+    p3.velocity(r6h, u6h);
+    // Equal in exact arithmetic (contact_error6_test checks bit-level agreement on the same u);
+    // here u comes from 6×6 vs 3×3 products, so they agree to the measure's round-off floor
+    // 8ε(‖r‖(1 + 3 max|W|) + ‖q‖)/‖q‖ (1.6e-9 on the LMGC file, docs/nonsmooth-solvers.md).
+    double rn = 0.0, qn = 0.0, wmax = 0.0;
+    for (int a = 0; a < p3.contact_count; ++a) {
+      rn += r3[a].squaredNorm();
+      qn += p3.q[a].squaredNorm();
+    }
+    for (const Block3& b : p3.blocks) wmax = std::max(wmax, b.cwiseAbs().maxCoeff());
+    const double floor =
+        8.0 * 2.2e-16 * (std::sqrt(rn) * (1.0 + 3.0 * wmax) + std::sqrt(qn)) / std::sqrt(qn);
+    EXPECT_NEAR(res6.error, contact_error(p3, r6h, u6h), std::max(1e-3 * res6.error, floor))
+        << name;
+    std::printf("%s: nsgs %d sweeps %.4f s, nsgs6 %d sweeps %.4f s\n", name, res3.iterations,
+                res3.time_s, res6.iterations, res6.time_s);
+  }
+}
+
+TEST(Nsgs, WrenchStatusesWarmStartAndDeterminism) {
+  const WrenchProblem p = random_problem(5, 9);
+  SolverWorkspace<kWrench> ws;
+  SolverOptions o;
+  o.tolerance = 1e-12;
+  o.max_iterations = 1;
+  std::vector<Vec6> r, u;
+  SolverResult res = solve(p, r, u, o, ws);
+  EXPECT_EQ(res.status, SolverStatus::max_iterations);
+  std::vector<Vec6> u2;
+  p.velocity(r, u2);
+  EXPECT_EQ(res.error, contact_error(p, r, u2));  // the true error at exit
+  o.max_iterations = 5000;
+  res = solve(p, r, u, o, ws);
+  ASSERT_EQ(res.status, SolverStatus::converged);
+  // Warm start from the solution: no sweep.
+  const std::vector<Vec6> r_sol = r;
+  res = solve(p, r, u, o, ws);
+  EXPECT_EQ(res.iterations, 0);
+  // Bit-identical from the same start, also shuffled.
+  o.shuffle = true;
+  o.shuffle_seed = 5;
+  std::vector<Vec6> ra, rb;
+  solve(p, ra, u, o, ws);
+  solve(p, rb, u, o, ws);
+  for (std::size_t a = 0; a < ra.size(); ++a) EXPECT_EQ(ra[a], rb[a]);
+  // Local solves short of their tolerance are counted as in the 3-unknown NSGS: a contact with
+  // W_NN = 0 and q_N < 0 has no solution (u_N = q_N whatever r), one failure per sweep.
+  {
+    WrenchProblem q = p;
+    const int a = 2;
+    for (std::int32_t k = q.row_start[a]; k < q.row_start[a + 1]; ++k) q.blocks[k].row(0).setZero();
+    for (int b = 0; b < q.contact_count; ++b) {
+      for (std::int32_t k = q.row_start[b]; k < q.row_start[b + 1]; ++k) {
+        if (q.col[k] == a) q.blocks[k].col(0).setZero();
+      }
+    }
+    std::vector<Vec6> rf, uf;
+    SolverOptions of;
+    of.max_iterations = 3;
+    const SolverResult failed = solve(q, rf, uf, of, ws);
+    EXPECT_EQ(failed.status, SolverStatus::max_iterations);
+    EXPECT_EQ(failed.local_failures, 1);
+    EXPECT_EQ(failed.local_failures_total, 3);
+    EXPECT_STREQ(failed.method, "nsgs6");
+  }
+  // Non-finite data is reported.
+  WrenchProblem bad = p;
+  bad.q[2][4] = std::nan("");
+  std::vector<Vec6> rn;
+  EXPECT_EQ(solve(bad, rn, u, o, ws).status, SolverStatus::non_finite);
+}
+
+TEST(Solve, ProxIsRejectedForTheWrenchProblem) {
+  EXPECT_TRUE(solver_supports(SolverKind::prox, kForce));
+  EXPECT_FALSE(solver_supports(SolverKind::prox, kWrench));
+  EXPECT_TRUE(solver_supports(SolverKind::nsgs, kWrench));
+  EXPECT_TRUE(solver_supports(SolverKind::automatic, kWrench));
+  const WrenchProblem p = random_problem(2, 3);
+  std::vector<Vec6> r(2, Vec6::Zero()), u;
+  SolverWorkspace<kWrench> ws;
+  EXPECT_THROW((void)solve(p, r, u, SolverOptions{}, ws, SolverKind::prox), std::invalid_argument);
+  // `automatic` on six unknowns is NSGS alone.
+  const SolverResult res = solve(p, r, u, SolverOptions{}, ws, SolverKind::automatic);
+  EXPECT_STREQ(res.method, "nsgs6");
+  EXPECT_EQ(res.status, SolverStatus::converged);
+}
 
 }  // namespace
 }  // namespace coulomb

@@ -1,18 +1,21 @@
-// Tests of ContactProblem (src/nonsmooth/problem.cpp): dense view, product, validation.
+// Tests of ContactProblem<N> (src/nonsmooth/problem.cpp), both sizes: dense view, product,
+// validation (structure, symmetry, laws).
 #include <coulomb/nonsmooth/problem.hpp>
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace coulomb {
 namespace {
 
 // Two contacts, blocks (0,0), (0,1), (1,0), (1,1); W symmetric by construction.
-ContactProblem two_contacts() {
-  ContactProblem p;
+ForceProblem two_contacts() {
+  ForceProblem p;
   p.contact_count = 2;
-  p.mu = {0.3, 0.5};
+  p.laws = {0.3, 0.5};
   p.q = {Vec3(-1.0, 0.2, 0.1), Vec3(0.5, -0.3, 0.0)};
   p.row_start = {0, 2, 4};
   p.col = {0, 1, 0, 1};
@@ -27,8 +30,8 @@ ContactProblem two_contacts() {
   return p;
 }
 
-TEST(ContactProblem, DenseAndVelocityAgree) {
-  const ContactProblem p = two_contacts();
+TEST(ContactProblem, ForceDenseAndVelocityAgree) {
+  const ForceProblem p = two_contacts();
   p.validate();
   const Eigen::MatrixXd w = p.dense_w();
   ASSERT_EQ(w.rows(), 6);
@@ -49,7 +52,7 @@ TEST(ContactProblem, DenseAndVelocityAgree) {
 }
 
 TEST(ContactProblem, ClearKeepsNothing) {
-  ContactProblem p = two_contacts();
+  ForceProblem p = two_contacts();
   p.clear();
   EXPECT_EQ(p.contact_count, 0);
   EXPECT_TRUE(p.blocks.empty());
@@ -58,39 +61,85 @@ TEST(ContactProblem, ClearKeepsNothing) {
   EXPECT_NO_THROW(p.validate());
 }
 
-TEST(ContactProblem, ValidateRejectsBadInput) {
+TEST(ContactProblem, ForceValidateRejectsBadInput) {
   {
-    ContactProblem p = two_contacts();
-    p.mu[1] = -0.1;
+    ForceProblem p = two_contacts();
+    p.laws[1] = -0.1;
     EXPECT_THROW(p.validate(), std::invalid_argument);
   }
   {
-    ContactProblem p = two_contacts();
+    ForceProblem p = two_contacts();
     p.col[1] = 5;
     EXPECT_THROW(p.validate(), std::invalid_argument);
   }
   {
-    ContactProblem p = two_contacts();
+    ForceProblem p = two_contacts();
     p.diag[0] = 1;
     EXPECT_THROW(p.validate(), std::invalid_argument);
   }
   {
-    ContactProblem p = two_contacts();
+    ForceProblem p = two_contacts();
     p.q[0][2] = std::numeric_limits<double>::quiet_NaN();
     EXPECT_THROW(p.validate(), std::invalid_argument);
   }
   {
-    ContactProblem p = two_contacts();
+    ForceProblem p = two_contacts();
     p.row_start.pop_back();
     EXPECT_THROW(p.validate(), std::invalid_argument);
   }
   {
     // Non-symmetric: validate() rejects it, validate_structure() accepts it.
-    ContactProblem p = two_contacts();
+    ForceProblem p = two_contacts();
     p.blocks[1](0, 0) += 1e-3;
     EXPECT_THROW(p.validate(), std::invalid_argument);
     EXPECT_NO_THROW(p.validate_structure());
   }
+}
+
+TEST(ContactProblem, WrenchValidateRejectsBadData) {
+  WrenchProblem p;
+  p.contact_count = 1;
+  p.laws.resize(1);
+  p.q = {Vec6::Zero()};
+  p.row_start = {0, 1};
+  p.col = {0};
+  p.diag = {0};
+  p.blocks = {Block6::Identity()};
+  EXPECT_NO_THROW(p.validate());
+  p.laws[0].h = -1.0;
+  EXPECT_THROW(p.validate(), std::invalid_argument);
+  p.laws[0].h = 0.0;
+  p.laws[0].mu = 0.3;
+  p.laws[0].coupling = ContactLaw6::Coupling::exact;  // needs a > 0
+  EXPECT_THROW(p.validate(), std::invalid_argument);
+  p.laws[0].a = 0.01;
+  EXPECT_NO_THROW(p.validate());
+  p.blocks[0](1, 4) = 1.0;  // not symmetric
+  EXPECT_THROW(p.validate(), std::invalid_argument);
+  EXPECT_NO_THROW(p.validate_structure());
+  p.q[0][2] = std::nan("");
+  EXPECT_THROW(p.validate_structure(), std::invalid_argument);
+}
+
+TEST(ContactProblem, WrenchDenseAndVelocity) {
+  WrenchProblem p;
+  p.contact_count = 2;
+  p.laws.resize(2);
+  p.q = {Vec6::Constant(1.0), Vec6::Constant(-1.0)};
+  p.row_start = {0, 2, 3};
+  p.col = {0, 1, 1};
+  p.diag = {0, 2};
+  Block6 a = Block6::Identity() * 2.0;
+  Block6 b = Block6::Zero();
+  b(0, 5) = 3.0;
+  p.blocks = {a, b, a};
+  const Eigen::MatrixXd w = p.dense_w();
+  EXPECT_EQ(w(0, 11), 3.0);
+  EXPECT_EQ(w(7, 7), 2.0);
+  std::vector<Vec6> r = {Vec6::Constant(1.0), Vec6::Constant(2.0)}, u;
+  p.velocity(r, u);
+  EXPECT_EQ(u[0][0], 1.0 + 2.0 + 6.0);
+  EXPECT_EQ(u[1][3], -1.0 + 4.0);
 }
 
 }  // namespace

@@ -11,14 +11,14 @@
 namespace coulomb {
 namespace {
 
-ContactProblem file_problem(const std::string& name) {
-  return read_fclib_local(testing::fclib_dir() + "/" + name);
+ForceProblem file_problem(const std::string& name) {
+  return read_problem<kForce>(testing::fclib_dir() + "/" + name);
 }
 
 class ProxFclib : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(ProxFclib, FromZeroReaches1e8) {
-  const ContactProblem p = file_problem(GetParam());
+  const ForceProblem p = file_problem(GetParam());
   std::vector<Vec3> r, u;
   SolverOptions o;
   o.tolerance = 1e-8;
@@ -50,10 +50,10 @@ class AutoFclib : public ::testing::TestWithParam<testing::FclibEntry> {};
 
 TEST_P(AutoFclib, FromZeroReaches1e8) {
   const testing::FclibEntry& entry = GetParam();
-  const ContactProblem p = file_problem(entry.file);
+  const ForceProblem p = file_problem(entry.file);
   ASSERT_EQ(p.contact_count, entry.contacts);
   std::vector<Vec3> r, u;
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-8;
   o.max_iterations = 10000;
@@ -75,9 +75,9 @@ INSTANTIATE_TEST_SUITE_P(AllFiles, AutoFclib, ::testing::ValuesIn(testing::fclib
 TEST(Solve, AutoStallsOverToProxQuickly) {
   // Capsules-i122-1617: NSGS needs > 10^4 sweeps (nsgs_test.cpp); the stall test hands over to
   // PROX, which restarts from the caller's warm start (here 0).
-  const ContactProblem p = file_problem("Capsules-i122-1617.hdf5");
+  const ForceProblem p = file_problem("Capsules-i122-1617.hdf5");
   std::vector<Vec3> r, u;
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-8;
   o.max_iterations = 10000;
@@ -91,7 +91,7 @@ TEST(Solve, MaxTimeBoundsProx) {
   // The limit is checked before every Newton iteration: with a limit of 0 s PROX stops before
   // the first one (status max_time, 0 iterations) and returns its start with its true error.
   // Counted in iterations, not seconds, so that a loaded machine cannot fail it.
-  const ContactProblem p = file_problem("KaplasTower-i1061-4.hdf5");
+  const ForceProblem p = file_problem("KaplasTower-i1061-4.hdf5");
   std::vector<Vec3> r, u;
   SolverOptions o;
   o.tolerance = 1e-14;
@@ -116,9 +116,9 @@ TEST(Solve, KindNames) {
 }
 
 TEST(Solve, AutomaticFallsBackToProx) {
-  const ContactProblem p = file_problem("OneObject-i100000-499.hdf5");
+  const ForceProblem p = file_problem("OneObject-i100000-499.hdf5");
   std::vector<Vec3> r, u;
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-8;
   o.max_iterations = 200;
@@ -136,17 +136,17 @@ TEST(Solve, AutomaticFallsBackToProx) {
 
 // ---- The e = 1 chain (tests/data/chain): the step after the impact ----
 
-ContactProblem chain_problem(const std::string& name) {
-  return read_fclib_local(std::string(COULOMB_SOURCE_DIR) + "/tests/data/chain/" + name);
+ForceProblem chain_problem(const std::string& name) {
+  return read_problem<kForce>(std::string(COULOMB_SOURCE_DIR) + "/tests/data/chain/" + name);
 }
 
 // The warm start the run gave the step after the impact: the impact step's impulses of the same
 // four contacts (contacts 1–4 of impact.hdf5 are contacts 0–3 of after-impact.hdf5), ~1 N s,
 // while this step's q is round-off (~1e-14 m/s): a start of relative error ~1e14.
 std::vector<Vec3> stale_warm_start() {
-  const ContactProblem impact = chain_problem("impact.hdf5");
+  const ForceProblem impact = chain_problem("impact.hdf5");
   std::vector<Vec3> r, u;
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-12;
   EXPECT_EQ(solve_nsgs(impact, r, u, o, ws).status, SolverStatus::converged);
@@ -159,7 +159,7 @@ TEST(Solve, ChainAfterImpactEverySolverBeatsItsStaleWarmStart) {
   // impulses twice: the kinetic energy of the row went from 0.5 J to 1.69 J. Now every solver
   // sees the warm start's error above kWarmStartFactor times that of r = 0 (error 1 here), starts
   // from r = 0, returns a finite answer no worse than that, and converges.
-  const ContactProblem p = chain_problem("after-impact.hdf5");
+  const ForceProblem p = chain_problem("after-impact.hdf5");
   ASSERT_EQ(p.contact_count, 4);
   const std::vector<Vec3> warm = stale_warm_start();
   std::vector<Vec3> u0;
@@ -169,7 +169,7 @@ TEST(Solve, ChainAfterImpactEverySolverBeatsItsStaleWarmStart) {
   for (const SolverKind kind : {SolverKind::nsgs, SolverKind::prox, SolverKind::automatic}) {
     SCOPED_TRACE(to_string(kind));
     std::vector<Vec3> r = warm, u;
-    SolverWorkspace ws;
+    SolverWorkspace<kForce> ws;
     SolverOptions o;
     o.tolerance = 1e-10;
     const SolverResult res = solve(p, r, u, o, ws, kind);
@@ -193,10 +193,10 @@ TEST(Solve, ChainAfterImpactEverySolverBeatsItsStaleWarmStart) {
 
 // A single contact with an indefinite W = diag(w_N, w_T, w_T), w_N < 0: invalid input with no
 // solution (u_N = w_N r_N + q_N < 0 for every r_N >= 0 when q_N < 0), as a stress test.
-ContactProblem indefinite(double w_n, double w_t) {
-  ContactProblem p;
+ForceProblem indefinite(double w_n, double w_t) {
+  ForceProblem p;
   p.contact_count = 1;
-  p.mu = {0.0};
+  p.laws = {0.0};
   p.q = {Vec3(-1.0, 0.0, 0.0)};
   p.row_start = {0, 1};
   p.col = {0};
@@ -218,9 +218,9 @@ TEST(Solve, ProxStopsWhenItDivergesAndKeepsItsStart) {
   // first proximal iterate has r_B = 1e-3/1e-6 = 1000, error |w| 1000 ≈ 4.2: 4000 times e0,
   // above kDivergenceFactor (1e3). PROX must stop there (`diverged`), keep its best iterate (the
   // start) and say it fell back.
-  ContactProblem p = indefinite(-1.0, 1.0);
+  ForceProblem p = indefinite(-1.0, 1.0);
   p.contact_count = 2;
-  p.mu = {0.0, 0.0};
+  p.laws = {0.0, 0.0};
   p.q = {Vec3(-1.0, 0.0, 0.0), Vec3(-1e-3, 0.0, 0.0)};
   p.row_start = {0, 1, 2};
   p.col = {0, 1};
@@ -251,7 +251,7 @@ TEST(Solve, ProxStopsWhenItStalls) {
   // 1 + r_N > 1), so PROX restarts from its best with 10 η until η reaches its cap (1e4 s), where
   // a step moves r by ~1e-4 of the way: it stops as `stalled` instead of spending its iteration
   // budget, with the start as its answer (no iterate was better).
-  const ContactProblem p = indefinite(-1.0, 1.0);
+  const ForceProblem p = indefinite(-1.0, 1.0);
   std::vector<Vec3> r, u;
   SolverOptions o;
   o.max_iterations = 1000;
@@ -267,8 +267,8 @@ TEST(Solve, ProxStopsWhenItStalls) {
 TEST(Solve, AutoRetriesProxFromZeroOnAStack) {
   const std::string path =
       std::string(COULOMB_SOURCE_DIR) + "/tests/data/stack/box-stack-10-step6659.hdf5";
-  const ContactProblem p = read_fclib_local(path);
-  const std::optional<ContactSolution> warm = read_fclib_solution(path);
+  const ForceProblem p = read_problem<kForce>(path);
+  const std::optional<ContactSolution<kForce>> warm = read_solution<kForce>(path);
   ASSERT_TRUE(warm.has_value());
   SolverOptions options;
   options.tolerance = 1e-10;
@@ -282,7 +282,7 @@ TEST(Solve, AutoRetriesProxFromZeroOnAStack) {
   r.assign(r.size(), Vec3::Zero());
   EXPECT_EQ(solve_prox(p, r, u, options).status, SolverStatus::converged);
   // `auto` from the warm start: NSGS stalls, PROX stagnates, PROX from zero converges.
-  SolverWorkspace ws;
+  SolverWorkspace<kForce> ws;
   r = warm->r;
   const SolverResult automatic = solve(p, r, u, options, ws, SolverKind::automatic);
   EXPECT_EQ(automatic.status, SolverStatus::converged);
@@ -291,7 +291,7 @@ TEST(Solve, AutoRetriesProxFromZeroOnAStack) {
 }
 
 TEST(Solve, NonFiniteIsReported) {
-  ContactProblem p = file_problem("Rover4144.hdf5");
+  ForceProblem p = file_problem("Rover4144.hdf5");
   p.q[0][1] = std::nan("");
   std::vector<Vec3> r, u;
   EXPECT_EQ(solve_prox(p, r, u, SolverOptions{}).status, SolverStatus::non_finite);

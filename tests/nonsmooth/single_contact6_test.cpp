@@ -3,7 +3,7 @@
 // against its KKT solution, the exact limit surface against the table of reference contensou.md
 // §1, and random coupled W checked on the law itself (Signorini, admissibility, maximal
 // dissipation), not on the solver's residual.
-#include <coulomb/nonsmooth/solver6.hpp>
+#include <coulomb/nonsmooth/solver.hpp>
 
 #include <gtest/gtest.h>
 
@@ -38,7 +38,7 @@ TEST(SingleContact6, TakeOffGivesZero) {
   law.h = 0.1;
   law.k = 0.1;
   Vec6 r = Vec6::Constant(3.0);
-  EXPECT_TRUE(solve_single_contact6(diag6(1, 2, 3, 4), vec6(0.2, 1, -1, 5, 2, 2), law, r, kTol));
+  EXPECT_TRUE(solve_single_contact(diag6(1, 2, 3, 4), vec6(0.2, 1, -1, 5, 2, 2), law, r, kTol));
   EXPECT_EQ(r, Vec6::Zero());
 }
 
@@ -52,7 +52,7 @@ TEST(SingleContact6, PurePivotingClosedForm) {
   for (const double qw : {-30.0, -4.0, 3.0, 12.0}) {
     Vec6 r = Vec6::Zero();
     ASSERT_TRUE(
-        solve_single_contact6(diag6(wn, 3.0, wp, 400.0), vec6(-2.0, 0, 0, qw, 0, 0), law, r, kTol));
+        solve_single_contact(diag6(wn, 3.0, wp, 400.0), vec6(-2.0, 0, 0, qw, 0, 0), law, r, kTol));
     const double n = 1.0;
     const double m = -std::copysign(std::min(law.h * n, std::abs(qw) / wp), qw);
     // Closed forms of two divisions: 2 ulps.
@@ -74,7 +74,7 @@ TEST(SingleContact6, RollingDiscAndCoulombDiscClosedForm) {
   // N = 2; |q_ωn|/w_p = 0.03 > hN, ‖q_r‖/w_r = 0.014 > kN: every factor at its bound.
   const Vec6 q = vec6(-8.0, 3.0, -4.0, 3.0, 1.0, -0.5);
   Vec6 r = Vec6::Zero();
-  ASSERT_TRUE(solve_single_contact6(w, q, law, r, kTol));
+  ASSERT_TRUE(solve_single_contact(w, q, law, r, kTol));
   const double n = 2.0;
   EXPECT_NEAR(r[0], n, 1e-15);
   EXPECT_NEAR(r[1], -law.mu * n * 0.6, 1e-15);
@@ -85,7 +85,7 @@ TEST(SingleContact6, RollingDiscAndCoulombDiscClosedForm) {
   EXPECT_NEAR(r[5], law.k * n * 0.5 / qr, 1e-17);
   // Rolling sticks when ‖q_r‖/w_r ≤ kN: then ω_t = 0 exactly (M_t = −q_r/w_r).
   const Vec6 q2 = vec6(-8.0, 3.0, -4.0, 3.0, 1e-3, -0.5e-3);
-  ASSERT_TRUE(solve_single_contact6(w, q2, law, r, kTol));
+  ASSERT_TRUE(solve_single_contact(w, q2, law, r, kTol));
   EXPECT_NEAR(r[4], -1e-3 / 80.0, 1e-18);
   EXPECT_NEAR(r[5], 0.5e-3 / 80.0, 1e-18);
 }
@@ -99,7 +99,7 @@ TEST(SingleContact6, ZeroBoundsGiveZeroMomentsAndFreeVelocities) {
   w(1, 1) = w(2, 2) = 4.0;
   w(0, 1) = w(1, 0) = 0.5;
   Vec6 r = Vec6::Constant(1.0);
-  ASSERT_TRUE(solve_single_contact6(w, vec6(-2.0, 3.0, -4.0, 7.0, -1.0, 2.0), law, r, kTol));
+  ASSERT_TRUE(solve_single_contact(w, vec6(-2.0, 3.0, -4.0, 7.0, -1.0, 2.0), law, r, kTol));
   EXPECT_EQ(r.tail<3>(), Eigen::Vector3d::Zero());
   EXPECT_GT(r[0], 0.0);
   // The (N, T) part is the 3-unknown solution.
@@ -110,8 +110,8 @@ TEST(SingleContact6, ZeroBoundsGiveZeroMomentsAndFreeVelocities) {
   law.mu = 0.0;
   law.coupling = Law::Coupling::ellipsoid;
   law.a = 0.01;
-  ASSERT_TRUE(solve_single_contact6(diag6(2, 3, 4, 5), vec6(-2.0, 3.0, -4.0, 7.0, -1.0, 2.0), law,
-                                    r, kTol));
+  ASSERT_TRUE(
+      solve_single_contact(diag6(2, 3, 4, 5), vec6(-2.0, 3.0, -4.0, 7.0, -1.0, 2.0), law, r, kTol));
   EXPECT_EQ(r.tail<5>(), Vec5::Zero());
   EXPECT_NEAR(r[0], 1.0, 1e-16);
 }
@@ -128,7 +128,7 @@ TEST(SingleContact6, ContensouEllipsoidAgainstKkt) {
   const double wt = 3.0, wp = 2000.0;
   const Vec6 q = vec6(-4.0, 3.0, -1.5, 20.0, 0.0, 0.0);  // N = 2, ρ = 1
   Vec6 r = Vec6::Zero();
-  ASSERT_TRUE(solve_single_contact6(diag6(2.0, wt, wp, 1.0), q, law, r, kTol));
+  ASSERT_TRUE(solve_single_contact(diag6(2.0, wt, wp, 1.0), q, law, r, kTol));
   double lo = 0.0, hi = 1e6;
   const auto excess = [&](double lam) {
     const double f = std::hypot(3.0, 1.5) / (wt + 2 * lam);
@@ -171,7 +171,7 @@ TEST(SingleContact6, ExactLimitSurfaceMatchesTheContensouTable) {
     Vec6 u_star = vec6(0.0, -s * row.eps, 0.0, -s / law.a, 0.0, 0.0);
     const Vec6 q = u_star - Block6(w) * r_star;
     Vec6 r = Vec6::Zero();
-    ASSERT_TRUE(solve_single_contact6(w, q, law, r, kTol)) << row.eps;
+    ASSERT_TRUE(solve_single_contact(w, q, law, r, kTol)) << row.eps;
     // Table values to 12 digits: 1e-11 relative.
     EXPECT_NEAR(r[1] / (law.mu * n), row.F, 1e-11) << row.eps;
     EXPECT_NEAR(r[3] / (law.mu * n * law.a), row.m, 1e-11) << row.eps;
@@ -232,7 +232,7 @@ TEST(SingleContact6, RandomCoupledContactsSatisfyTheLaw) {
         law.pressure = trial % 2 == 0 ? contensou::Pressure::hertz : contensou::Pressure::uniform;
     }
     Vec6 r = Vec6::Zero();
-    const bool ok = solve_single_contact6(w, q, law, r, 1e-12);
+    const bool ok = solve_single_contact(w, q, law, r, 1e-12);
     ++total;
     solved += ok ? 1 : 0;
     EXPECT_TRUE(ok) << "trial " << trial;

@@ -1,7 +1,8 @@
 #pragma once
 /// @file
-/// Proximal-point solver with an inner semismooth Newton on the whole problem, and the dispatcher
-/// `solve` (NSGS, PROX, or NSGS then PROX).
+/// Proximal-point solver with an inner semismooth Newton on the whole force problem (3 unknowns
+/// per contact); reached through `solve` (coulomb/nonsmooth/solver.hpp) with SolverKind::prox or,
+/// after a stalled NSGS, SolverKind::automatic.
 ///
 /// Proximal point (Rockafellar 1976; applied to frictional contact by Acary, Brémond & Huber
 /// 2018, §4.3 "PROX"): given r_k, solve the regularised problem
@@ -24,41 +25,14 @@
 
 #include <coulomb/nonsmooth/solver.hpp>
 
-#include <cstdint>
-#include <string>
+#include <vector>
 
 namespace coulomb {
 
 /// Proximal point + semismooth Newton. `r` holds the warm start; `options.max_iterations` bounds
 /// the total number of Newton iterations (reported in `iterations`); the error is the true one
 /// of FC(W, q, μ) at exit.
-SolverResult solve_prox(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
+SolverResult solve_prox(const ForceProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
                         const SolverOptions& options);
-
-/// Which solver `solve` runs.
-enum class SolverKind : std::uint8_t {
-  nsgs,       ///< solve_nsgs only
-  prox,       ///< solve_prox only
-  automatic,  ///< NSGS with a stall test, then PROX from the same warm start
-};
-
-/// Stall window of SolverKind::automatic when options.stall_window is 0 [sweeps]: NSGS hands over
-/// to PROX when its error has not halved (options.stall_factor) within this many sweeps.
-inline constexpr int kAutoStallWindow = 100;
-
-/// "nsgs", "prox" or "auto".
-[[nodiscard]] const char* to_string(SolverKind kind);
-
-/// Parses "nsgs", "prox" or "auto" (also "automatic"); false if `name` is none of them.
-[[nodiscard]] bool parse_solver_kind(const std::string& name, SolverKind& kind);
-
-/// The one entry point: solves `problem` with the chosen solver. With `automatic`, NSGS runs with
-/// options.stall_window (kAutoStallWindow if 0); unless it converged or ran out of time, PROX
-/// runs from the caller's warm start (not from NSGS's stalled iterate, see prox.cpp) with
-/// options.max_iterations Newton iterations and the time left of options.max_time_s. Iterations
-/// (sweeps + Newton iterations) and time are summed; `method` says what ran.
-SolverResult solve(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
-                   const SolverOptions& options, SolverWorkspace& workspace,
-                   SolverKind kind = SolverKind::automatic);
 
 }  // namespace coulomb

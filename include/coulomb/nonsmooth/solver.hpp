@@ -1,7 +1,40 @@
 #pragma once
 /// @file
-/// Solvers of the local frictional contact problem (coulomb/nonsmooth/problem.hpp) and the error
-/// measure of Acary, Brémond & Huber (2018).
+/// Solvers of the local frictional contact problem, both sizes (coulomb/nonsmooth/problem.hpp):
+/// the one entry point `solve`, nonsmooth block Gauss–Seidel (`solve_nsgs`), the exact
+/// per-contact solves, and the error measures of Acary, Brémond & Huber (2018). PROX (the
+/// proximal-point solver, 3 unknowns only) is declared in coulomb/nonsmooth/prox.hpp and reached
+/// through `solve`.
+///
+/// Which solver runs on which problem (solver_supports):
+///
+///   SolverKind   ForceProblem (3 unknowns)           WrenchProblem (6 unknowns)
+///   nsgs         solve_nsgs                          solve_nsgs
+///   prox         solve_prox                          rejected (std::invalid_argument)
+///   automatic    NSGS with a stall test, then PROX   solve_nsgs (no stall test, no PROX)
+///
+/// Exact local solve of the wrench problem (solve_single_contact for a Block6, in
+/// single_contact6.cpp), in the scaled variables of problem.hpp (r̃ = S r, W̃ = S⁻¹ W S⁻¹,
+/// q̃ = S⁻¹ q):
+///  (0)   plain Coulomb (h = k = 0, no coupling): moments 0, (N, T) by the 3-unknown solve;
+///  (i)   take-off r = 0 when q_N ≥ 0 (û = q + [σ_C(−q_w), 0] ∈ K*, r·û = 0);
+///  (ii)  stick r = −W_ff⁻¹ q_f on the free components f (N and every component whose bound is
+///        positive; the others are 0), accepted when it lies in K (then u_f = 0, û ∈ K*, r·û = 0);
+///  (iii) otherwise damped semismooth Newton on the Alart–Curnier function
+///          a = N − ρ_N u_N,  φ_N = N − max(0, a),  φ_y = y − P_{max(0,a) C}(y − ρ_T ∘ w)
+///        (Alart & Curnier 1991 for the Coulomb disc; the same fixed-point characterisation holds
+///        for any convex C: y = P_{RC}(y − ρ w) ⇔ −w ∈ N_{RC}(y) when ρ is one scalar per factor of
+///        a product set, and φ_N = 0 ⇔ N ≥ 0, u_N ≥ 0, N u_N = 0, R = N). Jacobian: ∂P/∂z and
+///        ∂P/∂R of the set (disc, interval, ball closed forms; the exact limit set through
+///        contensou::project_limit_surface_jacobian), Armijo search on ½‖φ‖²; started from the
+///        warm start, then from (−q_N/W_NN, 0) with ρ ×1, ×0.1, ×10;
+///  (iv)  if Newton does not reach the tolerance: the nested fixed point
+///          N ← max(0, −(q_N + W_Ny y)/W_NN),  y ← argmin_{y ∈ N C} ½ yᵀW_yy y + (q_y + W_yN N)·y
+///        (the inner convex problem by projected gradient with Nesterov acceleration and restart),
+///        polished by Newton. A fixed point is a solution: the first update is Signorini for the
+///        normal row, the second is −w ∈ N_{NC}(y) (first-order optimality of the convex problem).
+/// The best answer (lowest residual) is kept; the tolerance is on the one-contact error of
+/// problem.hpp relative to ‖q̃‖, floored at its round-off level. Nothing allocates.
 
 #include <coulomb/nonsmooth/problem.hpp>
 
@@ -94,34 +127,108 @@ struct SolverResult {
   std::int64_t local_failures_total = 0;
 };
 
-/// Scratch of the solvers, reusable across steps (no allocation once warm).
-struct SolverWorkspace {
-  std::vector<Vec3> u;              ///< (nc) local velocities
-  std::vector<std::int32_t> order;  ///< (nc) NSGS visiting order (shuffle)
-  std::vector<Vec3> r_start;        ///< (nc) warm start kept by SolverKind::automatic
-  std::vector<Vec3> r_best;         ///< (nc) NSGS's best iterate
-  std::vector<Vec3> r_first;        ///< (nc) NSGS's answer while `automatic` runs PROX
-  std::vector<Vec3> r_second;       ///< (nc) PROX's answer while `automatic` retries from zero
+/// Which solver `solve` runs.
+enum class SolverKind : std::uint8_t {
+  nsgs,       ///< solve_nsgs only
+  prox,       ///< solve_prox only (3 unknowns per contact)
+  automatic,  ///< NSGS with a stall test, then PROX from the same warm start (3 unknowns); NSGS (6)
 };
 
-/// Error of (r, u) for `problem`: ‖r − P_K(r − u − [μ‖u_T‖, 0, 0])‖ / ‖q‖ (‖q‖ = 0: not divided).
-/// u must equal W r + q (it is not recomputed).
-[[nodiscard]] double contact_error(const ContactProblem& problem, const std::vector<Vec3>& r,
+/// Stall window of SolverKind::automatic when options.stall_window is 0 [sweeps]: NSGS hands over
+/// to PROX when its error has not halved (options.stall_factor) within this many sweeps.
+inline constexpr int kAutoStallWindow = 100;
+
+/// "nsgs", "prox" or "auto".
+[[nodiscard]] const char* to_string(SolverKind kind);
+
+/// Parses "nsgs", "prox" or "auto" (also "automatic"); false if `name` is none of them.
+[[nodiscard]] bool parse_solver_kind(const std::string& name, SolverKind& kind);
+
+/// Whether `solve` runs `kind` on a problem with `unknowns` (kForce or kWrench) per contact: PROX
+/// (a semismooth Newton on the Alart–Curnier function of the Coulomb cone) exists for kForce only.
+[[nodiscard]] constexpr bool solver_supports(SolverKind kind, int unknowns) {
+  return kind != SolverKind::prox || unknowns == kForce;
+}
+
+/// Scratch of the solvers, reusable across steps (no allocation once warm).
+template <int N>
+struct SolverWorkspace {
+  std::vector<VecN<N>> u;           ///< (nc) local velocities
+  std::vector<std::int32_t> order;  ///< (nc) NSGS visiting order (shuffle)
+  std::vector<VecN<N>> r_start;     ///< (nc) warm start kept by SolverKind::automatic
+  std::vector<VecN<N>> r_best;      ///< (nc) NSGS's best iterate
+  std::vector<VecN<N>> r_first;     ///< (nc) NSGS's answer while `automatic` runs PROX
+  std::vector<VecN<N>> r_second;    ///< (nc) PROX's answer while `automatic` retries from zero
+};
+
+// ---------------------------------------------------------------------------------------------
+// Error measures (one per size: different cones)
+// ---------------------------------------------------------------------------------------------
+
+/// Error of (r, u) for a force problem: ‖r − P_K(r − u − [μ‖u_T‖, 0, 0])‖ / ‖q‖ (‖q‖ = 0: not
+/// divided). u must equal W r + q (it is not recomputed).
+[[nodiscard]] double contact_error(const ForceProblem& problem, const std::vector<Vec3>& r,
                                    const std::vector<Vec3>& u);
+
+/// Error of (r, u) for a wrench problem: √(Σ contact_residual6²) / ‖q̃‖ (‖q̃‖ ≤ DBL_EPSILON: not
+/// divided; problem.hpp). u must equal W r + q (not recomputed).
+[[nodiscard]] double contact_error(const WrenchProblem& problem, const std::vector<Vec6>& r,
+                                   const std::vector<Vec6>& u);
 
 /// Projection onto the cone K = {(rN, rT) : ‖rT‖ ≤ μ rN}.
 [[nodiscard]] Vec3 project_on_cone(const Vec3& x, double mu);
 
-/// Exact solution of one contact: find r with u = W r + q, K* ∋ û ⊥ r ∈ K (W 3×3 SPD).
+/// Support function σ_C(w) of the unit admissible set C of `law` (for N = 1), w = (w_F1, w_F2,
+/// w_Mn, w_Mt1, w_Mt2) in raw units (moment rows multiplied by the moment impulses) [m/s].
+[[nodiscard]] double support6(const ContactLaw6& law, const Eigen::Matrix<double, 5, 1>& w);
+
+/// Euclidean projection onto K̃ = S K in the scaled variables of the wrench error measure
+/// (problem.hpp): x = (N, T1, T2, Mn/ℓ_n, Mt1, Mt2) for the law's ℓ_n.
+[[nodiscard]] Vec6 project_on_cone6(const ContactLaw6& law, const Vec6& x_scaled);
+
+/// ‖r̃ − P_K̃(r̃ − û~)‖ for one wrench contact (absolute, scaled variables; r, u raw).
+[[nodiscard]] double contact_residual6(const ContactLaw6& law, const Vec6& r, const Vec6& u);
+
+// ---------------------------------------------------------------------------------------------
+// Exact per-contact solves (one per size: different mathematics)
+// ---------------------------------------------------------------------------------------------
+
+/// Exact solution of one force contact: find r with u = W r + q, K* ∋ û ⊥ r ∈ K (W 3×3 SPD).
 /// Enumerates take-off and stick in closed form, solves slip by a damped Newton on the
 /// Alart–Curnier function with a projected fixed-point fallback. `r` holds the warm start on entry.
 /// Returns false if the fallback did not reach `tolerance` either.
 bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, double tolerance);
 
-/// Nonsmooth block Gauss–Seidel with the exact per-contact solve. `r` (nc) holds the warm start on
-/// entry and the solution on exit; `u` receives W r + q. Starts from the warm start, or from r = 0
-/// when the warm start is far worse (kWarmStartFactor); returns its best iterate (SolverResult).
-SolverResult solve_nsgs(const ContactProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
-                        const SolverOptions& options, SolverWorkspace& workspace);
+/// Exact solution of one wrench contact (method above): u = W r + q with the law of `law` (W 6×6
+/// symmetric positive semi-definite, positive definite on the free components). `r` holds the
+/// warm start on entry. Returns false (never silently) if no path reached `tolerance` (relative
+/// to ‖q̃‖); r is then the best iterate found.
+bool solve_single_contact(const Block6& w, const Vec6& q, const ContactLaw6& law, Vec6& r,
+                          double tolerance);
+
+// ---------------------------------------------------------------------------------------------
+// Solvers of the whole problem
+// ---------------------------------------------------------------------------------------------
+
+/// Nonsmooth block Gauss–Seidel with the exact per-contact solve (nsgs.cpp), both sizes. `r` (nc)
+/// holds the warm start on entry (replaced by 0 if its size is wrong) and the solution on exit;
+/// `u` receives W r + q. Starts from the warm start, or from r = 0 when the warm start is far
+/// worse (kWarmStartFactor); returns its best iterate (SolverResult; `method` "nsgs" for a force
+/// problem, "nsgs6" for a wrench problem).
+template <int N>
+SolverResult solve_nsgs(const ContactProblem<N>& problem, std::vector<VecN<N>>& r,
+                        std::vector<VecN<N>>& u, const SolverOptions& options,
+                        SolverWorkspace<N>& workspace);
+
+/// The one entry point: solves `problem` with the chosen solver (table above). With `automatic`
+/// on a force problem, NSGS runs with options.stall_window (kAutoStallWindow if 0); unless it
+/// converged or ran out of time, PROX runs from the caller's warm start (not from NSGS's stalled
+/// iterate, see solve.cpp) with options.max_iterations Newton iterations and the time left of
+/// options.max_time_s. Iterations (sweeps + Newton iterations) and time are summed; `method` says
+/// what ran. Throws std::invalid_argument for a (kind, size) pair solver_supports rejects.
+template <int N>
+SolverResult solve(const ContactProblem<N>& problem, std::vector<VecN<N>>& r,
+                   std::vector<VecN<N>>& u, const SolverOptions& options,
+                   SolverWorkspace<N>& workspace, SolverKind kind = SolverKind::automatic);
 
 }  // namespace coulomb

@@ -5,19 +5,19 @@
 /// a warm workspace makes the step loop allocation-free.
 ///
 /// Memory layout (why): the Gauss–Seidel sweep reads the problem row by row (block-sparse W in
-/// ContactProblem); per-contact data used by assembly and integration (Jacobians, body indices)
+/// ContactProblem<N>); per-contact data used by assembly and integration (Jacobians, body indices)
 /// are kept in compact parallel arrays indexed by active-contact number.
 
 #include <coulomb/collision/broadphase.hpp>
 #include <coulomb/collision/contact_point.hpp>
 #include <coulomb/nonsmooth/problem.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
-#include <coulomb/nonsmooth/solver6.hpp>
 #include <coulomb/world/contact_laws.hpp>
 
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace coulomb {
@@ -69,6 +69,24 @@ struct StepReport {
 
 using Jacobian36 = Eigen::Matrix<double, 3, 6>;
 
+/// The contact problem of the active contacts and its solve, with N unknowns per contact: kForce
+/// (N, T1, T2), or kWrench (N, T1, T2, Mn, Mt1, Mt2) when a contact law of the model has moments
+/// (pivoting, rolling, Contensou; a moment with a zero bound is zero). Sized (nactive).
+template <int N>
+struct ContactBuffers {
+  using InvMassJt = Eigen::Matrix<double, 6, N>;
+  /// (nactive) M⁻¹ Jᵀ of each side (J1 = −H1, J2 = H2; with moments, the rows (n, t1, t2) on the
+  /// angular velocity below them)
+  std::vector<InvMassJt, Eigen::aligned_allocator<InvMassJt>> G1, G2;
+  ContactProblem<N> problem;
+  /// (nactive) impulses (N, T1, T2) [N s] (then (Mn, Mt1, Mt2) [N m s])
+  std::vector<VecN<N>> r;
+  /// (nactive) the law's velocities after the solve (vN, vT1, vT2) [m/s] (then (ωn, ωt1, ωt2)
+  /// [rad/s])
+  std::vector<VecN<N>> u;
+  SolverWorkspace<N> solver;
+};
+
 struct Workspace {
   // Shapes in the world (nshapes).
   std::vector<Pose> X_WS;                 ///< (nshapes) shape poses
@@ -114,26 +132,19 @@ struct Workspace {
   std::vector<Mat3> inv_inertia_B;  ///< (nbodies) I_B⁻¹, constant (filled once)
 
   // Active contacts (nactive).
-  std::vector<std::int32_t> active;  ///< (nactive) point index
-  std::vector<Eigen::Matrix<double, 6, 3>> G1,
-      G2;  ///< (nactive) M⁻¹ Jᵀ of each side (J1 = −H1, J2 = H2)
+  std::vector<std::int32_t> active;               ///< (nactive) point index
   std::vector<std::int32_t> body_contacts_start;  ///< (nbodies+1) CSR of active contacts per body
   std::vector<std::int32_t> body_contacts;        ///< (2 nactive)
   std::vector<std::int32_t> scratch;              ///< assembly scratch
-  ContactProblem problem;
-  std::vector<Vec3> r;  ///< (nactive) impulses (N, T1, T2) [N s]
-  std::vector<Vec3> u;  ///< (nactive) velocities after the solve [m/s]
-  SolverWorkspace solver;
-
-  // With moment laws (pivoting, rolling, Contensou): six unknowns per contact instead.
-  bool use_moments = false;  ///< set by prepare() from the model's contact laws
-  double time_step = 0.0;    ///< h of the model, set by prepare() [s]
-  std::vector<Eigen::Matrix<double, 6, 6>, Eigen::aligned_allocator<Eigen::Matrix<double, 6, 6>>>
-      G1_6, G2_6;
-  ContactProblem6 problem6;
-  std::vector<Vec6> r6;  ///< (nactive) (N, T1, T2, Mn, Mt1, Mt2) [N s, N m s]
-  std::vector<Vec6> u6;  ///< (nactive) (vN, vT1, vT2, ωn, ωt1, ωt2) [m/s, rad/s]
-  SolverWorkspace6 solver6;
+  /// The contact problem, its answer and the solver's scratch: three unknowns per contact, or six
+  /// with moment laws (chosen by prepare() from the model's contact laws). The stages that use it
+  /// are templates on N, called once per step through std::visit (world.cpp).
+  std::variant<ContactBuffers<kForce>, ContactBuffers<kWrench>> contact;
+  /// Unknowns per contact of `contact`: kForce or kWrench.
+  [[nodiscard]] int unknowns() const {
+    return std::holds_alternative<ContactBuffers<kWrench>>(contact) ? kWrench : kForce;
+  }
+  double time_step = 0.0;  ///< h of the model, set by prepare() [s]
   std::vector<Vec3>
       moment;  ///< (npoints) moment impulse (Mn, Mt1, Mt2) of 1 on 2 [N m s], 0 if inactive
 

@@ -7,7 +7,7 @@
 /// (used for the tables of docs/nonsmooth-solvers.md).
 
 #include <coulomb/nonsmooth/fclib_io.hpp>
-#include <coulomb/nonsmooth/prox.hpp>
+#include <coulomb/nonsmooth/solver.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -60,9 +60,9 @@ int main(int argc, char** argv) {
   // One row per file and solver, from r = 0.
   std::printf("file,contacts,solver,status,iterations,error,time_s\n");
   for (const std::string& f : files) {
-    const ContactProblem p = read_fclib_local(f);
+    const ForceProblem p = read_problem<kForce>(f);
     const std::string name = std::filesystem::path(f).filename().string();
-    SolverWorkspace ws;
+    SolverWorkspace<kForce> ws;
     for (const SolverKind kind : kinds) {
       std::vector<Vec3> r, u;
       const SolverResult res = solve(p, r, u, options, ws, kind);

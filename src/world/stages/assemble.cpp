@@ -52,14 +52,14 @@ InvMassJt<D> inverse_mass_times(const JacobianD<D>& J, double inv_mass, const Ma
   return g;
 }
 
-// Problem-type specific parts: coefficients of the admissible set, warm start, q.
-void set_law(ContactProblem& p, std::size_t i, const NonsmoothLaws&, double mu, const Workspace&,
-             const ContactMemory*, double) {
-  p.mu[i] = mu;
+// The law of one contact of the problem, per size: μ (3 unknowns), or the coefficients of the
+// admissible set with moments (6 unknowns).
+void set_law(double& law, const NonsmoothLaws&, double mu, const Workspace&, const ContactMemory*,
+             double) {
+  law = mu;
 }
-void set_law(ContactProblem6& p, std::size_t i, const NonsmoothLaws& laws, double mu,
-             const Workspace& ws, const ContactMemory* memory, double curvature_radius) {
-  ContactLaw6& law = p.laws[i];
+void set_law(ContactLaw6& law, const NonsmoothLaws& laws, double mu, const Workspace& ws,
+             const ContactMemory* memory, double curvature_radius) {
   law = ContactLaw6{};
   law.mu = mu;
   law.k = laws.k;
@@ -110,19 +110,17 @@ Vec6 law_shift(const Workspace& ws, std::size_t k, const NonsmoothLaws& laws) {
   return ws.u_pre[k] - (Vec6::Ones() - restitution).cwiseProduct(ws.u_zero[k]);
 }
 
-namespace {
-
-template <int D, typename Problem, typename VecD, typename GList>
-void assemble_problem(const Model& model, const State& state, Workspace& ws, Problem& p,
-                      std::vector<VecD>& r, GList& G1, GList& G2) {
+template <int D>
+void assemble(const Model& model, const State& state, Workspace& ws, ContactBuffers<D>& contact) {
+  ContactProblem<D>& p = contact.problem;
+  std::vector<VecN<D>>& r = contact.r;
+  auto& G1 = contact.G1;
+  auto& G2 = contact.G2;
   const std::size_t nactive = ws.active.size();
   const std::size_t nbodies = model.bodies.size();
   p.clear();
   p.contact_count = static_cast<int>(nactive);
-  if constexpr (D == 3)
-    p.mu.resize(nactive);
-  else
-    p.laws.resize(nactive);
+  p.laws.resize(nactive);
   p.q.resize(nactive);
   p.diag.resize(nactive);
   G1.resize(nactive);
@@ -157,16 +155,16 @@ void assemble_problem(const Model& model, const State& state, Workspace& ws, Pro
     // μ_k until the step in which it stops, then μ_s holds it.
     const bool slid = memory ? memory->status == ContactStatus::sliding
                              : std::hypot(ws.u_zero[k](1), ws.u_zero[k](2)) > kStickVelocity;
-    set_law(p, i, laws, slid ? laws.mu_k : laws.mu_s, ws, memory, effective_radius(c));
+    set_law(p.laws[i], laws, slid ? laws.mu_k : laws.mu_s, ws, memory, effective_radius(c));
 
     const JacobianD<D> J1 = side_jacobian<D>(ws, k, 0);
     const JacobianD<D> J2 = side_jacobian<D>(ws, k, 1);
     G1[i] = inverse_mass_times<D>(J1, body1.inv_mass(), ws.inv_inertia_W[c.body1]);
     G2[i] = inverse_mass_times<D>(J2, body2.inv_mass(), ws.inv_inertia_W[c.body2]);
-    VecD q = J1.template leftCols<3>() * ws.v_free[c.body1] +
-             J1.template rightCols<3>() * ws.w_free[c.body1] +
-             J2.template leftCols<3>() * ws.v_free[c.body2] +
-             J2.template rightCols<3>() * ws.w_free[c.body2];
+    VecN<D> q = J1.template leftCols<3>() * ws.v_free[c.body1] +
+                J1.template rightCols<3>() * ws.w_free[c.body1] +
+                J2.template leftCols<3>() * ws.v_free[c.body2] +
+                J2.template rightCols<3>() * ws.w_free[c.body2];
     // The law's velocity ξ = u⁺ + u_c − (I − E) u_0 (Newton's restitution per component).
     q += law_shift(ws, k, laws).template head<D>();
     p.q[i] = q;
@@ -211,7 +209,7 @@ void assemble_problem(const Model& model, const State& state, Workspace& ws, Pro
     const JacobianD<D> Ji[2] = {side_jacobian<D>(ws, ki, 0), side_jacobian<D>(ws, ki, 1)};
     for (const int j : ws.scratch) {
       const ContactPoint& cj = ws.points[ws.active[j]];
-      typename std::remove_reference_t<decltype(p.blocks)>::value_type w;
+      BlockN<D> w;
       w.setZero();
       for (int si = 0; si < 2; ++si) {
         const int b = bodies[si];
@@ -227,13 +225,7 @@ void assemble_problem(const Model& model, const State& state, Workspace& ws, Pro
   }
 }
 
-}  // namespace
-
-void assemble(const Model& model, const State& state, Workspace& ws) {
-  if (ws.use_moments)
-    assemble_problem<6>(model, state, ws, ws.problem6, ws.r6, ws.G1_6, ws.G2_6);
-  else
-    assemble_problem<3>(model, state, ws, ws.problem, ws.r, ws.G1, ws.G2);
-}
+template void assemble<kForce>(const Model&, const State&, Workspace&, ContactBuffers<kForce>&);
+template void assemble<kWrench>(const Model&, const State&, Workspace&, ContactBuffers<kWrench>&);
 
 }  // namespace coulomb::stages

@@ -36,8 +36,8 @@ namespace {
 // remainder is reported in StepReport::penetration_left and handled at the next step).
 constexpr int kMaxSweeps = 100;
 
-template <typename Problem>
-int solve_positions(const Problem& p, const std::vector<double>& gap, double tolerance,
+template <int N>
+int solve_positions(const ContactProblem<N>& p, const std::vector<double>& gap, double tolerance,
                     std::vector<double>& kappa, double& left) {
   const std::size_t n = gap.size();
   kappa.assign(n, 0.0);
@@ -68,15 +68,10 @@ int solve_positions(const Problem& p, const std::vector<double>& gap, double tol
   return sweeps;
 }
 
-// Column 0 (the normal direction) of M⁻¹ Jᵀ of one side of active contact i.
-template <typename GList>
-Eigen::Matrix<double, 6, 1> normal_column(const GList& G, std::size_t i) {
-  return G[i].col(0);
-}
-
 }  // namespace
 
-void correct(const Model& model, State& state, Workspace& ws) {
+template <int N>
+void correct(const Model& model, State& state, Workspace& ws, const ContactBuffers<N>& contact) {
   StepReport& report = ws.report;
   report.penetration = 0.0;
   report.penetration_left = 0.0;
@@ -101,11 +96,8 @@ void correct(const Model& model, State& state, Workspace& ws) {
 
   // The multipliers κ, then the displacement of every body.
   double left = 0.0;
-  report.correction_sweeps = ws.use_moments
-                                 ? solve_positions(ws.problem6, ws.target_gap,
-                                                   model.solver.position_tolerance, ws.kappa, left)
-                                 : solve_positions(ws.problem, ws.target_gap,
-                                                   model.solver.position_tolerance, ws.kappa, left);
+  report.correction_sweeps = solve_positions(contact.problem, ws.target_gap,
+                                             model.solver.position_tolerance, ws.kappa, left);
   report.penetration_left = left;
   const std::size_t nbodies = model.bodies.size();
   ws.dx.assign(nbodies, Vec3::Zero());
@@ -114,10 +106,9 @@ void correct(const Model& model, State& state, Workspace& ws) {
     const double kappa = ws.kappa[i];
     if (kappa == 0.0) continue;
     const ContactPoint& c = ws.points[ws.active[i]];
-    const Eigen::Matrix<double, 6, 1> g1 =
-        ws.use_moments ? normal_column(ws.G1_6, i) : normal_column(ws.G1, i);
-    const Eigen::Matrix<double, 6, 1> g2 =
-        ws.use_moments ? normal_column(ws.G2_6, i) : normal_column(ws.G2, i);
+    // Column 0 (the normal direction) of M⁻¹ Jᵀ of each side.
+    const Eigen::Matrix<double, 6, 1> g1 = contact.G1[i].col(0);
+    const Eigen::Matrix<double, 6, 1> g2 = contact.G2[i].col(0);
     ws.dx[c.body1] += kappa * g1.head<3>();
     ws.dtheta[c.body1] += kappa * g1.tail<3>();
     ws.dx[c.body2] += kappa * g2.head<3>();
@@ -144,5 +135,8 @@ void correct(const Model& model, State& state, Workspace& ws) {
   state.dissipated -= added;
   state.dissipated_by_kind[static_cast<std::size_t>(EnergyKind::correction)] -= added;
 }
+
+template void correct<kForce>(const Model&, State&, Workspace&, const ContactBuffers<kForce>&);
+template void correct<kWrench>(const Model&, State&, Workspace&, const ContactBuffers<kWrench>&);
 
 }  // namespace coulomb::stages

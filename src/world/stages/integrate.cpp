@@ -30,24 +30,32 @@ bool finite(const Vec3& v) {
   return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
 }
 
-// The solved impulses of active contact i: force (N, T1, T2) and moment (Mn, Mt1, Mt2).
-Vec3 force_impulse(const Workspace& ws, std::size_t i) {
-  return ws.use_moments ? Vec3(ws.r6[i].head<3>()) : ws.r[i];
+// The solved impulses of active contact i: force (N, T1, T2) and moment (Mn, Mt1, Mt2; zero
+// without moment laws).
+template <int N>
+Vec3 force_impulse(const ContactBuffers<N>& contact, std::size_t i) {
+  return contact.r[i].template head<3>();
 }
-Vec3 moment_impulse(const Workspace& ws, std::size_t i) {
-  return ws.use_moments ? Vec3(ws.r6[i].tail<3>()) : Vec3::Zero();
+template <int N>
+Vec3 moment_impulse(const ContactBuffers<N>& contact, std::size_t i) {
+  if constexpr (N == kWrench)
+    return contact.r[i].template tail<3>();
+  else
+    return Vec3::Zero();
 }
-// The law's velocity ξ = W r + q of active contact i (N, T1, T2, ωn, ωt1, ωt2).
-Vec6 law_velocity(const Workspace& ws, std::size_t i) {
-  if (ws.use_moments) return ws.u6[i];
+// The law's velocity ξ = W r + q of active contact i (N, T1, T2, ωn, ωt1, ωt2; the angular rows
+// zero without moment laws).
+template <int N>
+Vec6 law_velocity(const ContactBuffers<N>& contact, std::size_t i) {
   Vec6 xi = Vec6::Zero();
-  xi.head<3>() = ws.u[i];
+  xi.head<N>() = contact.u[i];
   return xi;
 }
 
 }  // namespace
 
-void integrate(const Model& model, State& state, Workspace& ws) {
+template <int N>
+void integrate(const Model& model, State& state, Workspace& ws, const ContactBuffers<N>& contact) {
   const double h = model.time_step;
   const double theta = model.solver.theta;
   const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
@@ -62,9 +70,9 @@ void integrate(const Model& model, State& state, Workspace& ws) {
   for (std::size_t i = 0; i < nactive; ++i) {
     const int k = ws.active[i];
     const ContactPoint& c = ws.points[k];
-    const Vec3 r = force_impulse(ws, i);
+    const Vec3 r = force_impulse(contact, i);
     // Moment impulse of 1 on 2 in the world: Mn n + Mt1 t1 + Mt2 t2.
-    const Vec3 m = moment_impulse(ws, i);
+    const Vec3 m = moment_impulse(contact, i);
     const Vec3 m_W = m.x() * c.n_W + m.y() * c.t1_W + m.z() * c.t2_W;
     const Eigen::Matrix<double, 6, 1> p2 = ws.H2[k].transpose() * r;
     const Eigen::Matrix<double, 6, 1> p1 = -(ws.H1[k].transpose() * r);
@@ -132,7 +140,7 @@ void integrate(const Model& model, State& state, Workspace& ws) {
         ws.H2[k].leftCols<3>() * ws.v_mean[c.body2] + ws.H2[k].rightCols<3>() * ws.w_mean[c.body2] -
         ws.H1[k].leftCols<3>() * ws.v_mean[c.body1] - ws.H1[k].rightCols<3>() * ws.w_mean[c.body1];
     const Vec3 w_mean = ws.w_mean[c.body2] - ws.w_mean[c.body1];
-    const Vec3 r = force_impulse(ws, i), m = moment_impulse(ws, i);
+    const Vec3 r = force_impulse(contact, i), m = moment_impulse(contact, i);
     by_kind[static_cast<std::size_t>(EnergyKind::normal)] -= r.x() * u_mean.x();
     by_kind[static_cast<std::size_t>(EnergyKind::friction)] -=
         r.y() * u_mean.y() + r.z() * u_mean.z();
@@ -169,12 +177,12 @@ void integrate(const Model& model, State& state, Workspace& ws) {
       // the relative velocity at the end of the step, J(q_{k+1}) ν_{k+1} = u⁺ + (u_c − u_0) +
       // O(h²) (the Jacobian changes over the second half step as over the first), is ξ − E u_0.
       const NonsmoothLaws& laws = ws.laws[ws.laws_of_active[i]];
-      const Vec6 xi = law_velocity(ws, static_cast<std::size_t>(i));
+      const Vec6 xi = law_velocity(contact, static_cast<std::size_t>(i));
       const Vec6 shift = law_shift(ws, k, laws);
       const Vec3 u_post = (xi - shift).head<3>();
       ws.u_end[k] = u_post + (ws.u_pre[k] - ws.u_zero[k]).head<3>();
-      ws.impulse[k] = force_impulse(ws, i);
-      ws.moment[k] = moment_impulse(ws, i);
+      ws.impulse[k] = force_impulse(contact, i);
+      ws.moment[k] = moment_impulse(contact, i);
       // Stick is judged on the law's velocity (zero slip in the law means sticking).
       const double slip = std::hypot(xi(1), xi(2));
       ws.status[k] = ws.impulse[k].x() <= 0.0 ? ContactStatus::separated
@@ -196,7 +204,7 @@ void integrate(const Model& model, State& state, Workspace& ws) {
     memory.status = ws.status[k];
     // Moving: a slip, spin or rolling the law saw above kMovingSpeed (stages.hpp).
     if (i >= 0 && ws.impulse[k].x() > 0.0) {
-      const Vec6 xi = law_velocity(ws, static_cast<std::size_t>(i));
+      const Vec6 xi = law_velocity(contact, static_cast<std::size_t>(i));
       memory.moving = xi.segment<2>(1).norm() > kMovingSpeed || std::abs(xi(3)) > kMovingSpeed ||
                       xi.segment<2>(4).norm() > kMovingSpeed;
     }
@@ -217,5 +225,8 @@ void integrate(const Model& model, State& state, Workspace& ws) {
   state.time = t;
   ++state.step;
 }
+
+template void integrate<kForce>(const Model&, State&, Workspace&, const ContactBuffers<kForce>&);
+template void integrate<kWrench>(const Model&, State&, Workspace&, const ContactBuffers<kWrench>&);
 
 }  // namespace coulomb::stages

@@ -11,7 +11,7 @@
 // from the answer found. One pass only: a contact that the second solve makes reverse keeps the
 // midpoint law, and its overshoot (smaller than its start speed) ends in the next step, where it
 // no longer counts as moving.
-#include <coulomb/nonsmooth/prox.hpp>
+#include <coulomb/nonsmooth/solver.hpp>
 
 #include <algorithm>
 #include <cassert>
@@ -33,15 +33,13 @@ bool reverses(const Vec6& start, const Vec6& end, int rows) {
   return group(1, 2) || group(3, 1) || group(4, 2);
 }
 
-template <int D, typename Problem, typename VecD>
-SolverResult solve_stopping(const Model& model, Workspace& ws, Problem& problem,
-                            std::vector<VecD>& r, std::vector<VecD>& u,
+template <int D>
+SolverResult solve_stopping(const Model& model, Workspace& ws, ContactBuffers<D>& contact,
                             const SolverOptions& options, SolverKind kind) {
+  ContactProblem<D>& problem = contact.problem;
+  const std::vector<VecN<D>>& u = contact.u;
   auto run = [&] {
-    if constexpr (D == 6)
-      return solve6(problem, r, u, options, ws.solver6);
-    else
-      return coulomb::solve(problem, r, u, options, ws.solver, kind);
+    return coulomb::solve(problem, contact.r, contact.u, options, contact.solver, kind);
   };
   SolverResult result = run();
   if (model.solver.scheme != TimeScheme::midpoint || result.status != SolverStatus::converged)
@@ -70,20 +68,16 @@ SolverResult solve_stopping(const Model& model, Workspace& ws, Problem& problem,
 
 }  // namespace
 
-void solve(const Model& model, const State& /*state*/, Workspace& ws) {
+template <int D>
+void solve(const Model& model, const State& /*state*/, Workspace& ws, ContactBuffers<D>& contact) {
   const std::size_t nactive = ws.active.size();
-  if (ws.use_moments) {
-    ws.r6.resize(nactive);
-    ws.u6.resize(nactive);
-  } else {
-    ws.r.resize(nactive);
-    ws.u.resize(nactive);
-  }
+  contact.r.resize(nactive);
+  contact.u.resize(nactive);
   if (nactive == 0) {
     ws.report.solver = SolverResult{};
     return;
   }
-  // ws.r holds the warm start set by the assembly (the contact memory of the last step).
+  // contact.r holds the warm start set by the assembly (the contact memory of the last step).
   SolverOptions options;
   options.tolerance = model.solver.tolerance;
   options.max_iterations = model.solver.max_iterations;
@@ -99,13 +93,14 @@ void solve(const Model& model, const State& /*state*/, Workspace& ws) {
   assert(known);
   // Six unknowns per contact (moment laws): Gauss–Seidel with the exact local solve, the only
   // solver of that problem (`prox` with a moment law is rejected by Model::finalize and the scene
-  // loader, never switched here; `method` records what ran). The solvers return their best
-  // iterate, never worse than their start and never non-finite from a finite start: what the
-  // integration applies.
-  assert(!ws.use_moments || kind != SolverKind::prox);
-  ws.report.solver = ws.use_moments
-                         ? solve_stopping<6>(model, ws, ws.problem6, ws.r6, ws.u6, options, kind)
-                         : solve_stopping<3>(model, ws, ws.problem, ws.r, ws.u, options, kind);
+  // loader, never switched here; `solve` would throw; `method` records what ran). The solvers
+  // return their best iterate, never worse than their start and never non-finite from a finite
+  // start: what the integration applies.
+  assert(solver_supports(kind, D));
+  ws.report.solver = solve_stopping<D>(model, ws, contact, options, kind);
 }
+
+template void solve<kForce>(const Model&, const State&, Workspace&, ContactBuffers<kForce>&);
+template void solve<kWrench>(const Model&, const State&, Workspace&, ContactBuffers<kWrench>&);
 
 }  // namespace coulomb::stages

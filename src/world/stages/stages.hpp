@@ -26,14 +26,21 @@ void narrowphase(const Model& model, const State& state, Workspace& ws);
 /// Contact frames, Jacobians, relative velocities before the impulses and at the start, the
 /// active set.
 void kinematics(const Model& model, const State& state, Workspace& ws);
-/// Jacobians and the local problem (W, q, μ) of the active contacts.
-void assemble(const Model& model, const State& state, Workspace& ws);
+// The stages below work on the contact problem with N unknowns per contact (Workspace::contact,
+// the alternative prepare() chose); each is defined for kForce and kWrench in its file.
+
+/// Jacobians and the local problem (W, q, laws) of the active contacts.
+template <int N>
+void assemble(const Model& model, const State& state, Workspace& ws, ContactBuffers<N>& contact);
 /// Warm start from the contact memory, then the frictional contact solve.
-void solve(const Model& model, const State& state, Workspace& ws);
+template <int N>
+void solve(const Model& model, const State& state, Workspace& ws, ContactBuffers<N>& contact);
 /// New velocities and poses, contact memory, dissipated energy, time.
-void integrate(const Model& model, State& state, Workspace& ws);
+template <int N>
+void integrate(const Model& model, State& state, Workspace& ws, const ContactBuffers<N>& contact);
 /// Position stage: closes predicted penetrations by a displacement that keeps the velocities.
-void correct(const Model& model, State& state, Workspace& ws);
+template <int N>
+void correct(const Model& model, State& state, Workspace& ws, const ContactBuffers<N>& contact);
 
 /// u_c − (I − E) u_0 of point k: what the law's velocity ξ adds to J ν⁺ (assemble.cpp).
 [[nodiscard]] Vec6 law_shift(const Workspace& ws, std::size_t k, const NonsmoothLaws& laws);

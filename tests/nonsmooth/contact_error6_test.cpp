@@ -1,9 +1,9 @@
-// Tests of ContactProblem6 and its error measure (src/nonsmooth/problem6.cpp): validation, dense W
-// and velocity, embedding of the 3-unknown problem (the error must equal contact_error), the cone
-// projection (idempotent, variational inequality, against a brute-force minimisation) and the
-// support functions (against sampled maxima).
+// Tests of the laws of the wrench problem and its error measure (src/nonsmooth/contact_error6.cpp):
+// the ellipsoid length, embedding of the 3-unknown problem (the error must equal that of the force
+// problem), the cone projection (idempotent, variational inequality, against a brute-force
+// minimisation) and the support functions (against sampled maxima).
 #include <coulomb/nonsmooth/fclib_io.hpp>
-#include <coulomb/nonsmooth/problem6.hpp>
+#include <coulomb/nonsmooth/problem.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
 
 #include <gtest/gtest.h>
@@ -62,32 +62,7 @@ bool in_set(const Law& law, double n, const Vec5& y, double tol) {
   return false;
 }
 
-TEST(Problem6, ValidateRejectsBadData) {
-  ContactProblem6 p;
-  p.contact_count = 1;
-  p.laws.resize(1);
-  p.q = {Vec6::Zero()};
-  p.row_start = {0, 1};
-  p.col = {0};
-  p.diag = {0};
-  p.blocks = {Block6::Identity()};
-  EXPECT_NO_THROW(p.validate());
-  p.laws[0].h = -1.0;
-  EXPECT_THROW(p.validate(), std::invalid_argument);
-  p.laws[0].h = 0.0;
-  p.laws[0].mu = 0.3;
-  p.laws[0].coupling = Law::Coupling::exact;  // needs a > 0
-  EXPECT_THROW(p.validate(), std::invalid_argument);
-  p.laws[0].a = 0.01;
-  EXPECT_NO_THROW(p.validate());
-  p.blocks[0](1, 4) = 1.0;  // not symmetric
-  EXPECT_THROW(p.validate(), std::invalid_argument);
-  EXPECT_NO_THROW(p.validate_structure());
-  p.q[0][2] = std::nan("");
-  EXPECT_THROW(p.validate_structure(), std::invalid_argument);
-}
-
-TEST(Problem6, EllipsoidLengthDefaultsToM0TimesA) {
+TEST(WrenchError, EllipsoidLengthDefaultsToM0TimesA) {
   Law law;
   law.coupling = Law::Coupling::ellipsoid;
   law.a = 0.01;
@@ -99,10 +74,10 @@ TEST(Problem6, EllipsoidLengthDefaultsToM0TimesA) {
   EXPECT_EQ(law.moment_scale(), 0.5);
 }
 
-TEST(Problem6, EmbeddedFclibProblemHasTheSameErrorAndVelocity) {
+TEST(WrenchError, EmbeddedFclibProblemHasTheSameErrorAndVelocity) {
   // Zero-padded W with h = k = 0: the error of any r (moments zero) is contact_error exactly.
-  const ContactProblem p3 = read_fclib_local(testing::fclib_dir() + "/Capsules-i100-889.hdf5");
-  const ContactProblem6 p6 = embed_problem(p3);
+  const ForceProblem p3 = read_problem<kForce>(testing::fclib_dir() + "/Capsules-i100-889.hdf5");
+  const WrenchProblem p6 = embed_problem(p3);
   p6.validate_structure();
   std::mt19937_64 rng(7);
   std::normal_distribution<double> g;
@@ -120,34 +95,13 @@ TEST(Problem6, EmbeddedFclibProblemHasTheSameErrorAndVelocity) {
     EXPECT_LE((u6[i].head<3>() - u3[i]).norm(), 1e-14 * (1.0 + u3[i].norm()));
   }
   const double e3 = contact_error(p3, r3, u3);
-  const double e6 = contact_error6(p6, r6, u6);
+  const double e6 = contact_error(p6, r6, u6);
   // Same sums in the same order except the projection's root search: 1e-13 relative.
   EXPECT_NEAR(e6, e3, 1e-13 * e3);
   // Round trip of the restriction.
-  const ContactProblem back = restrict_problem(p6);
+  const ForceProblem back = restrict_problem(p6);
   EXPECT_EQ(back.dense_w(), p3.dense_w());
-  EXPECT_EQ(back.mu, p3.mu);
-}
-
-TEST(Problem6, DenseWAndVelocity) {
-  ContactProblem6 p;
-  p.contact_count = 2;
-  p.laws.resize(2);
-  p.q = {Vec6::Constant(1.0), Vec6::Constant(-1.0)};
-  p.row_start = {0, 2, 3};
-  p.col = {0, 1, 1};
-  p.diag = {0, 2};
-  Block6 a = Block6::Identity() * 2.0;
-  Block6 b = Block6::Zero();
-  b(0, 5) = 3.0;
-  p.blocks = {a, b, a};
-  const Eigen::MatrixXd w = p.dense_w();
-  EXPECT_EQ(w(0, 11), 3.0);
-  EXPECT_EQ(w(7, 7), 2.0);
-  std::vector<Vec6> r = {Vec6::Constant(1.0), Vec6::Constant(2.0)}, u;
-  p.velocity(r, u);
-  EXPECT_EQ(u[0][0], 1.0 + 2.0 + 6.0);
-  EXPECT_EQ(u[1][3], -1.0 + 4.0);
+  EXPECT_EQ(back.laws, p3.laws);
 }
 
 // Maximum of w·c over a fine grid of the boundary of each factor of C (the factors are independent,
@@ -194,7 +148,7 @@ double sampled_support(const Law& law, const Vec5& w) {
   return 0.0;
 }
 
-TEST(Problem6, SupportFunctionIsTheMaximumOverTheSet) {
+TEST(WrenchError, SupportFunctionIsTheMaximumOverTheSet) {
   // σ_C(w) against the sampled maximum: σ ≥ sample (to round-off) and within the grid's
   // resolution above it (angles 2π/2000, profile steps π/800: second order, 1e-5 relative).
   std::mt19937_64 rng(11);
@@ -212,7 +166,7 @@ TEST(Problem6, SupportFunctionIsTheMaximumOverTheSet) {
   }
 }
 
-TEST(Problem6, ConeProjectionIsTheNearestPointOfTheCone) {
+TEST(WrenchError, ConeProjectionIsTheNearestPointOfTheCone) {
   // Scaled variables: K̃ = {(N, ỹ): ỹ ∈ N C̃}. Properties: P(x) ∈ K̃, P(P(x)) = P(x), and
   // (x − P)·(z − P) ≤ 0 for sampled z ∈ K̃ (variational inequality, to round-off 1e-12).
   std::mt19937_64 rng(3);
@@ -249,7 +203,7 @@ TEST(Problem6, ConeProjectionIsTheNearestPointOfTheCone) {
 // Zero bounds and x_N < 0: the corner where the 3-unknown projection's 0 <= 0 test went wrong
 // (contact_error_test.cpp). Here N* comes from g'(0) = −x_N − σ_C(x_y) >= 0 (apex) or the root of
 // g', exact for C = {0}: with every bound zero the cone is the half-line, P(x) = (max(x_N, 0), 0).
-TEST(Problem6, ZeroBoundsGiveTheHalfLineAtEveryCorner) {
+TEST(WrenchError, ZeroBoundsGiveTheHalfLineAtEveryCorner) {
   std::vector<Law> laws(4);  // μ = h = k = 0 in every coupling, and a rolling-only law
   laws[1].coupling = Law::Coupling::ellipsoid;
   laws[1].abar = 0.01;
@@ -275,7 +229,7 @@ TEST(Problem6, ZeroBoundsGiveTheHalfLineAtEveryCorner) {
   }
 }
 
-TEST(Problem6, ResidualVanishesOnlyOnSolutions) {
+TEST(WrenchError, ResidualVanishesOnlyOnSolutions) {
   // Sliding with maximal dissipation on the product set: r = (1, −0.3, 0, −0.02, 0, 0.01) with
   // u = (0, 2, 0, 5, 0, −1) satisfies the law (friction, pivoting, rolling on their bounds and
   // opposite to their velocities): residual 0. Flipping one moment's sign breaks it.

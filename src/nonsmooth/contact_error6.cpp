@@ -1,7 +1,7 @@
 /// @file
-/// ContactProblem6 (the 6-unknown contact problem as a value), its admissible sets in the scaled
-/// variables, the projection onto their cones and the error measure
-/// (coulomb/nonsmooth/problem6.hpp).
+/// The laws of the wrench problem (ContactLaw6), their admissible sets in the scaled variables,
+/// the projection onto their cones and the error measure (coulomb/nonsmooth/problem.hpp, six
+/// unknowns).
 ///
 /// Projection onto the cone K = {(N, y): N ≥ 0, y ∈ N C} (C convex, compact, 0 ∈ C): for fixed N
 /// the best y is P_{NC}(x_y), so P_K(x) = (N*, P_{N*C}(x_y)) with N* ≥ 0 the minimiser of the
@@ -12,10 +12,7 @@
 /// (0, max(x_N, 0) + R_C ‖x_y‖] (σ_C(n) ≤ R_C ‖n‖ ≤ R_C ‖x_y‖), found by the Illinois variant of
 /// regula falsi (exact in a few steps where g' is piecewise linear: disc, interval and ball).
 
-#include <coulomb/nonsmooth/problem6.hpp>
-
 #include <coulomb/nonsmooth/solver.hpp>
-#include "block_sparse.hpp"
 
 #include "nonsmooth/set6.hpp"
 
@@ -64,94 +61,6 @@ void ContactLaw6::validate() const {
   if (coupling == Coupling::ellipsoid && mu > 0.0 && !(ellipsoid_length() > 0.0)) {
     throw std::invalid_argument("ContactLaw6: Contensou ellipsoid needs abar > 0 or a > 0");
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Problem value
-// ---------------------------------------------------------------------------------------------
-
-void ContactProblem6::clear() {
-  contact_count = 0;
-  laws.clear();
-  q.clear();
-  row_start.clear();
-  col.clear();
-  blocks.clear();
-  diag.clear();
-}
-
-Eigen::MatrixXd ContactProblem6::dense_w() const { return detail::dense_w<6>(*this); }
-
-void ContactProblem6::velocity(const std::vector<Vec6>& r, std::vector<Vec6>& u) const {
-  assert(static_cast<int>(r.size()) == contact_count);
-  detail::velocity(*this, r, u);
-}
-
-namespace {
-
-[[noreturn]] void fail(const std::string& what) {
-  throw std::invalid_argument("ContactProblem6: " + what);
-}
-
-}  // namespace
-
-void ContactProblem6::validate_structure() const {
-  detail::validate_pattern(*this, fail);
-  // The laws: one per contact, each valid.
-  if (laws.size() != q.size())
-    fail("laws must have contact_count entries, has " + std::to_string(laws.size()));
-  for (std::size_t i = 0; i < laws.size(); ++i) {
-    try {
-      laws[i].validate();
-    } catch (const std::invalid_argument& e) {
-      fail("contact " + std::to_string(i) + ": " + e.what());
-    }
-  }
-}
-
-void ContactProblem6::validate() const {
-  validate_structure();
-  detail::validate_symmetry(*this, fail);
-}
-
-ContactProblem6 embed_problem(const ContactProblem& p3) {
-  ContactProblem6 p;
-  p.contact_count = p3.contact_count;
-  p.row_start = p3.row_start;
-  p.col = p3.col;
-  p.diag = p3.diag;
-  p.laws.resize(p3.mu.size());
-  p.q.resize(p3.q.size());
-  for (std::size_t i = 0; i < p3.mu.size(); ++i) {
-    p.laws[i].mu = p3.mu[i];
-    p.q[i].setZero();
-    p.q[i].head<3>() = p3.q[i];
-  }
-  p.blocks.resize(p3.blocks.size());
-  for (std::size_t k = 0; k < p3.blocks.size(); ++k) {
-    p.blocks[k].setZero();
-    p.blocks[k].topLeftCorner<3, 3>() = p3.blocks[k];
-  }
-  return p;
-}
-
-ContactProblem restrict_problem(const ContactProblem6& p6) {
-  ContactProblem p;
-  p.contact_count = p6.contact_count;
-  p.row_start = p6.row_start;
-  p.col = p6.col;
-  p.diag = p6.diag;
-  p.mu.resize(p6.laws.size());
-  p.q.resize(p6.q.size());
-  for (std::size_t i = 0; i < p6.laws.size(); ++i) {
-    p.mu[i] = p6.laws[i].mu;
-    p.q[i] = p6.q[i].head<3>();
-  }
-  p.blocks.resize(p6.blocks.size());
-  for (std::size_t k = 0; k < p6.blocks.size(); ++k) {
-    p.blocks[k] = p6.blocks[k].topLeftCorner<3, 3>();
-  }
-  return p;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -383,8 +292,8 @@ double contact_residual6(const ContactLaw6& law, const Vec6& r, const Vec6& u) {
   return detail::residual(set, detail::scale_r(r, set.ell), detail::scale_u(u, set.ell));
 }
 
-double contact_error6(const ContactProblem6& problem, const std::vector<Vec6>& r,
-                      const std::vector<Vec6>& u) {
+double contact_error(const WrenchProblem& problem, const std::vector<Vec6>& r,
+                     const std::vector<Vec6>& u) {
   const int nc = problem.contact_count;
   assert(static_cast<int>(r.size()) >= nc && static_cast<int>(u.size()) >= nc);
   double sum = 0.0;

@@ -1,0 +1,141 @@
+/// @file
+/// The one entry point `solve` (coulomb/nonsmooth/solver.hpp): which solver runs on which
+/// problem, and SolverKind::automatic (NSGS with a stall test, then PROX) on the force problem.
+
+#include <coulomb/nonsmooth/prox.hpp>
+#include <coulomb/nonsmooth/solver.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+namespace coulomb {
+
+const char* to_string(SolverKind kind) {
+  switch (kind) {
+    case SolverKind::nsgs:
+      return "nsgs";
+    case SolverKind::prox:
+      return "prox";
+    case SolverKind::automatic:
+      return "auto";
+  }
+  return "unknown";
+}
+
+bool parse_solver_kind(const std::string& name, SolverKind& kind) {
+  if (name == "nsgs") {
+    kind = SolverKind::nsgs;
+  } else if (name == "prox") {
+    kind = SolverKind::prox;
+  } else if (name == "auto" || name == "automatic") {
+    kind = SolverKind::automatic;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+// The force problem: NSGS, PROX, or NSGS then PROX.
+SolverResult solve_force(const ForceProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
+                         const SolverOptions& options, SolverWorkspace<kForce>& workspace,
+                         SolverKind kind) {
+  switch (kind) {
+    case SolverKind::nsgs:
+      return solve_nsgs(problem, r, u, options, workspace);
+    case SolverKind::prox:
+      return solve_prox(problem, r, u, options);
+    case SolverKind::automatic:
+      break;
+  }
+  // NSGS with the stall test. If it does not converge, PROX restarts from the caller's warm
+  // start (kept in the workspace), not from NSGS's last iterate: measured on the FCLIB files, the
+  // semismooth Newton started from a stalled Gauss–Seidel iterate with its small η stagnates at
+  // kinks of Φ (Capsules-i122-1617: 1.5e-8 after 3000 iterations) where from the warm start it
+  // converges in tens of iterations (docs/nonsmooth-solvers.md).
+  const auto start = std::chrono::steady_clock::now();
+  const auto n = static_cast<std::size_t>(problem.contact_count);
+  workspace.r_start.assign(r.begin(), r.end());
+  if (workspace.r_start.size() != n) workspace.r_start.assign(n, Vec3::Zero());
+  SolverOptions first_options = options;
+  if (first_options.stall_window <= 0) first_options.stall_window = kAutoStallWindow;
+  const SolverResult first = solve_nsgs(problem, r, u, first_options, workspace);
+  if (first.status == SolverStatus::converged || first.status == SolverStatus::max_time) {
+    return first;
+  }
+  // PROX from the caller's warm start (it chooses between it and zero as NSGS did).
+  workspace.r_first.assign(r.begin(), r.end());
+  r.assign(workspace.r_start.begin(), workspace.r_start.end());
+  SolverOptions second_options = options;
+  second_options.max_time_s = options.max_time_s - first.time_s;
+  SolverResult result = solve_prox(problem, r, u, second_options);
+  // PROX from r = 0 when it did not converge from the warm start: on box stacks the semismooth
+  // Newton can stagnate from the last step's impulses where from zero it converges (a ten-box
+  // stack step: 5.9e-8 after 500 iterations from the warm start, 1e-14 in 203 from zero).
+  const bool warm = std::any_of(workspace.r_start.begin(), workspace.r_start.end(),
+                                [](const Vec3& x) { return !x.isZero(0.0); });
+  if (result.status != SolverStatus::converged && result.status != SolverStatus::max_time && warm &&
+      !result.cold_start) {
+    workspace.r_second.assign(r.begin(), r.end());
+    const double second_error = result.error;
+    std::fill(r.begin(), r.end(), Vec3::Zero());
+    SolverOptions third_options = options;
+    third_options.max_time_s = second_options.max_time_s - result.time_s;
+    const SolverResult third = solve_prox(problem, r, u, third_options);
+    if (third.error < second_error) {
+      const int iterations = result.iterations;
+      result = third;
+      result.iterations += iterations;
+    } else {
+      result.iterations += third.iterations;
+      r.assign(workspace.r_second.begin(), workspace.r_second.end());
+      problem.velocity(r, u);
+    }
+  }
+  // The answer is the better of the two (PROX's unless NSGS's error is lower).
+  if (!(result.error <= first.error)) {
+    r.assign(workspace.r_first.begin(), workspace.r_first.end());
+    problem.velocity(r, u);
+    result.error = contact_error(problem, r, u);
+    if (result.error <= options.tolerance) result.status = SolverStatus::converged;
+  }
+  result.iterations += first.iterations;
+  result.start_error = first.start_error;
+  result.cold_start = first.cold_start;
+  result.fell_back = result.fell_back || first.fell_back;
+  result.local_failures = first.local_failures;
+  result.local_failures_total = first.local_failures_total;
+  result.time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.method = "nsgs+prox";
+  return result;
+}
+
+}  // namespace
+
+template <int N>
+SolverResult solve(const ContactProblem<N>& problem, std::vector<VecN<N>>& r,
+                   std::vector<VecN<N>>& u, const SolverOptions& options,
+                   SolverWorkspace<N>& workspace, SolverKind kind) {
+  if (!solver_supports(kind, N)) {
+    throw std::invalid_argument(std::string("solver '") + to_string(kind) +
+                                "' solves problems with 3 unknowns per contact only (no moment "
+                                "laws); use 'nsgs' or 'auto'");
+  }
+  if constexpr (N == kForce) {
+    return solve_force(problem, r, u, options, workspace, kind);
+  } else {
+    // Six unknowns: Gauss–Seidel with the exact local solve, the only solver of that problem
+    // (`automatic` takes it as it is, without the stall test: there is nothing to hand over to).
+    return solve_nsgs(problem, r, u, options, workspace);
+  }
+}
+
+template SolverResult solve<kForce>(const ForceProblem&, std::vector<Vec3>&, std::vector<Vec3>&,
+                                    const SolverOptions&, SolverWorkspace<kForce>&, SolverKind);
+template SolverResult solve<kWrench>(const WrenchProblem&, std::vector<Vec6>&, std::vector<Vec6>&,
+                                     const SolverOptions&, SolverWorkspace<kWrench>&, SolverKind);
+
+}  // namespace coulomb
