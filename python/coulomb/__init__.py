@@ -63,7 +63,8 @@ class Simulation:
 
     def write(self, directory: str) -> dict:
         """Runs to the scene's end time writing trajectory.csv, contacts.csv, energy.csv,
-        solver.csv and summary.json into `directory`, like `coulomb run`; returns the summary.
+        solver.csv, summary.json and replay.html (the browser replay) into `directory`, like
+        `coulomb run`; returns the summary.
         Warns (ConvergenceWarning) if some steps did not converge, where `coulomb run` exits
         with status 3."""
         summary, warning = self._core.write(os.fspath(directory))

@@ -4,6 +4,8 @@
 
 #include <coulomb/io/replay.hpp>
 
+#include "io/replay_detail.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <bit>

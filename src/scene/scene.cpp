@@ -785,7 +785,7 @@ Scene load_scene_file(const std::string& path) {
 
 Scene load_builtin_scene(std::string_view name) {
   const std::string_view text = builtin_scene_text(name);
-  const std::string n(name == "default" ? std::string_view("billiard") : name);
+  const std::string n(builtin_scene_name(name));
   return load(text, "builtin:" + n, n);
 }
 

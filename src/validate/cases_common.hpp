@@ -1,6 +1,6 @@
 #pragma once
 // Internal to the validation module: what every case file uses to load, edit and step a scene of
-// scenes/validation/, and the registries of case functions defined outside cases.cpp.
+// scenes/validation/, and the case functions the registry (cases.cpp) lists, by file.
 #include <coulomb/scene/scene.hpp>
 #include <coulomb/validate/validate.hpp>
 #include <coulomb/world/simulation.hpp>
@@ -64,6 +64,32 @@ Sim load_edited(const std::string& file, Edit&& edit) {
   edit(scene);
   return Sim(std::move(scene.model), std::move(scene.state));
 }
+
+// The case functions, by file; the registry (cases.cpp) lists them in its order.
+
+// cases_friction.cpp: Coulomb friction against closed forms.
+[[nodiscard]] std::vector<Check> billiard(const std::string& file, const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> incline_stick(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> incline_slide(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> incline_static_kinetic(const CaseContext& ctx);
+
+// cases_impacts.cpp: impacts and Painlevé's rod.
+[[nodiscard]] std::vector<Check> bouncing_ball_siconos(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> bouncing_ball_apex(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> painleve_rod(const CaseContext& ctx);
+
+// cases_rigid.cpp: bodies at rest, free rotation.
+[[nodiscard]] std::vector<Check> resting(const std::string& file, const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> dzhanibekov(const CaseContext& ctx);
+
+// cases_moments.cpp: the moment laws (Contensou, pivoting, rolling resistance).
+[[nodiscard]] std::vector<Check> contensou_table(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> pivoting_decay(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> contensou_decay(const std::string& file, const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> rolling_resistance(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> sliding_spinning(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> contensou_disk(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> tippe_top(const CaseContext& ctx);
 
 /// The 3-D motion cases (cases_motion.cpp): rotation, rolling on curved bodies, the position
 /// stage, orders of convergence.

@@ -66,6 +66,10 @@ TEST(BuiltinScenes, AllLoad) {
     EXPECT_NO_THROW((void)load_scene_file(kScenes + "/" + std::string(name) + ".yaml"));
   }
   EXPECT_EQ(load_builtin_scene("default").model.name, "tippe-top");
+  // One definition of the alias: the text, the loader and its FILE all name the same scene.
+  EXPECT_EQ(builtin_scene_name("default"), "tippe-top");
+  EXPECT_EQ(builtin_scene_name("billiard"), "billiard");
+  EXPECT_EQ(load_builtin_scene("default").file, "builtin:tippe-top");
 }
 
 TEST(BuiltinScenes, BouncingBallIsTheSiconosSetUp) {

@@ -23,7 +23,6 @@
 
 #include <cstddef>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace coulomb {
@@ -107,12 +106,5 @@ class ReplayRecorder {
   std::size_t received_ = 0;
   std::size_t stride_ = 1;
 };
-
-namespace replay_detail {
-/// Base64 (RFC 4648, with padding) of raw bytes.
-[[nodiscard]] std::string base64(std::string_view bytes);
-/// Little-endian bytes of floats.
-[[nodiscard]] std::string le_bytes(const std::vector<float>& values);
-}  // namespace replay_detail
 
 }  // namespace coulomb

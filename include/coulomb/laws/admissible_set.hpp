@@ -1,6 +1,10 @@
 #pragma once
 /// @file
-/// Admissible sets of the set-valued laws, as values the nonsmooth solvers project on.
+/// Admissible sets of the set-valued laws, as values with their Euclidean projections: what a law's
+/// parameters define, for the laws' tests and library users. The engine does not call these: the
+/// nonsmooth solvers project with their own routines (coulomb/nonsmooth/, src/nonsmooth/), built
+/// from the scalars (μ_s, μ_k, k, h, …) the step resolves per contact; the cone, ball and interval
+/// projections are written twice (issue 9).
 ///
 ///   Signorini:            N ∈ [0, ∞)                                   project_normal()
 ///   Coulomb (isotropic):  K_μ  = {(N, F) ∈ R×R² : ‖F‖ ≤ μ N}            CircularCone{μ}

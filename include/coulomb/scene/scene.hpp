@@ -65,9 +65,13 @@ void require_runnable(const Scene& scene);
 /// Loads a scene from text; `name` is used as FILE in error messages.
 [[nodiscard]] Scene load_scene_text(std::string_view text, const std::string& name);
 
+/// The built-in scene a name stands for: the alias "default" is "tippe-top" (what `coulomb run`
+/// and `make run` run without a scene); any other name is itself. The one definition of the alias.
+[[nodiscard]] std::string_view builtin_scene_name(std::string_view name);
+
 /// The text of a built-in scene, embedded in the library at build time from scenes/*.yaml (the name
-/// is the file stem, e.g. "billiard"); "default" is "billiard". Throws std::invalid_argument for an
-/// unknown name, listing the valid ones.
+/// is the file stem, e.g. "billiard"; "default" as builtin_scene_name). Throws
+/// std::invalid_argument for an unknown name, listing the valid ones.
 [[nodiscard]] std::string_view builtin_scene_text(std::string_view name);
 
 /// Names of the built-in scenes, sorted (without the alias "default").

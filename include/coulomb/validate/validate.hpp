@@ -7,8 +7,8 @@
 /// A case is one entry of a registry (validation_cases()): a name, a one-line description, the
 /// scene it runs (a file under scenes/validation/, embedded in the library at build time, or
 /// "-" for a case that evaluates laws only) and a function that runs it and returns its checks.
-/// Adding a case is writing that function and adding one entry to the table in
-/// src/validate/cases.cpp.
+/// Adding a case is writing that function (in the src/validate/cases_*.cpp of its topic) and adding
+/// one entry to the table in src/validate/cases.cpp.
 ///
 /// Every check reports the measured value, the reference value, the error (absolute or relative,
 /// as the check says), the tolerance and why that tolerance. A case passes when all its checks do.
