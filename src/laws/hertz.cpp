@@ -29,6 +29,16 @@ double hertz_patch_radius(double normal_force, double radius, double modulus) {
   return std::cbrt(3.0 * normal_force * radius / (4.0 * modulus));
 }
 
+double mean_curvature_radius(const Curvature& c1, const Curvature& c2) {
+  auto mean_curvature = [](const Curvature& k) {
+    const double a = std::isfinite(k.r1) && k.r1 > 0.0 ? 1.0 / k.r1 : 0.0;
+    const double b = std::isfinite(k.r2) && k.r2 > 0.0 ? 1.0 / k.r2 : 0.0;
+    return 0.5 * (a + b);
+  };
+  const double inverse = mean_curvature(c1) + mean_curvature(c2);
+  return inverse > 0.0 ? 1.0 / inverse : kInf;
+}
+
 double hertz_eccentricity(double ratio) {
   if (!(ratio > 1.0)) return 0.0;
   // g(e) = [(a/b)² E − K]/(K − E) grows from 1 (e = 0) to ∞ (e → 1): bisect on the axis ratio

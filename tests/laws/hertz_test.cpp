@@ -79,6 +79,28 @@ TEST(Hertz, EllipseReducesToCircleAndRespectsPrincipalAngles) {
       std::isinf(hertz_ellipse({0.03, kInf, Vec3::UnitX()}, {0.03, kInf, Vec3::UnitX()}).radius));
 }
 
+TEST(Hertz, MeanCurvatureRadiusIsTheCircularRadius) {
+  // Spheres and a sphere on a plane: the circular R* of hertz_ellipse() to round-off.
+  EXPECT_NEAR(mean_curvature_radius({0.01, 0.01, Vec3::UnitX()}, {0.02, 0.02, Vec3::UnitY()}),
+              hertz_ellipse({0.01, 0.01, Vec3::UnitX()}, {0.02, 0.02, Vec3::UnitY()}).radius,
+              1e-16);
+  EXPECT_EQ(mean_curvature_radius({0.05, 0.05, Vec3::UnitX()}, {}), 0.05);
+  EXPECT_TRUE(std::isinf(mean_curvature_radius({}, {})));
+  EXPECT_TRUE(std::isinf(mean_curvature_radius({-1.0, kInf, Vec3::UnitX()}, {})));
+  // An elliptic contact (one surface with radii (k R, R) on a plane, B/A = k): 1/R* = A + B
+  // exactly, below the geometric mean √(R' R'') (harmonic ≤ geometric), itself below the exact
+  // elliptic R* (Johnson (1985) §4.2: the equivalent radius √(R' R'') times a factor ≥ 1 of e).
+  // So the mean-curvature radius underestimates R* of an elongated contact (0.82 R* at B/A = 3).
+  for (double k : {1.5, 3.0, 10.0}) {
+    const Curvature surface{k * 0.01, 0.01, Vec3::UnitX()};
+    const double mean = mean_curvature_radius(surface, {});
+    EXPECT_NEAR(mean, 1.0 / (0.5 / (k * 0.01) + 0.5 / 0.01), 1e-16);
+    const double exact = hertz_ellipse(surface, {}).radius;
+    EXPECT_LT(mean, std::sqrt(k) * 0.01);
+    EXPECT_LT(std::sqrt(k) * 0.01, exact) << "B/A " << k;
+  }
+}
+
 TEST(Hertz, ParametersAreValidated) {
   Material no_modulus{"x", std::nan(""), 0.3, 1000};
   Material ok{"y", 1e9, 0.3, 1000};

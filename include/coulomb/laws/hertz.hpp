@@ -70,6 +70,14 @@ struct HertzEllipse {
 /// of both formulations (the nonsmooth one with the last step's normal force).
 [[nodiscard]] double hertz_patch_radius(double normal_force, double radius, double modulus);
 
+/// Effective radius from the mean curvatures, 1/R* = ½(1/R1' + 1/R1'') + ½(1/R2' + 1/R2'') [m]
+/// (flat directions and non-positive radii count as 0 curvature; +inf when both are flat), i.e.
+/// 1/(A + B). Equal to hertz_ellipse().radius for a circular contact (A = B); below it for an
+/// elongated one (0.82 × at B/A = 3, see the test), cheap (no elliptic integrals). The nonsmooth
+/// formulation's Contensou laws take their Hertz patch radius from it (the exact elliptic patch
+/// comes with the compliant formulation, issue 10: changing it changes every stored output).
+[[nodiscard]] double mean_curvature_radius(const Curvature& c1, const Curvature& c2);
+
 /// Hertz contact geometry of two surfaces with principal curvatures c1, c2 (Curvature::d1 gives
 /// the first principal directions; ψ = angle between c1.d1 and c2.d1). Flat–flat: radius = +inf.
 /// Cost: a bisection on e (≈ 60 pairs of elliptic integrals); compute it once per contact.

@@ -14,6 +14,8 @@
 // u_c ≈ u_0 and Newton's law: see docs/nonsmooth.md. Three unknowns per contact (FCLIB's local
 // problem) unless a contact of the model has a moment law (pivoting, rolling, Contensou), then six
 // for every contact (a moment with a zero bound is zero).
+#include <coulomb/laws/hertz.hpp>
+
 #include <algorithm>
 #include <cmath>
 
@@ -74,29 +76,17 @@ void set_law(ContactLaw6& law, const NonsmoothLaws& laws, double mu, const Works
   double a = laws.patch_radius;
   if (!(a > 0.0)) {
     // Hertz: a = (3 N R*/(4 E*))^{1/3} with N the normal force of the last step (the problem is
-    // linear in this step's unknowns only if a is fixed during the step). A new contact starts
-    // from a point (a = 0: no pivoting friction in its first step).
+    // linear in this step's unknowns only if a is fixed during the step) and R* from the mean
+    // curvatures. A new contact starts from a point (a = 0: no pivoting friction in its first
+    // step).
     const double N = memory ? memory->impulse.x() / ws.time_step : 0.0;
-    a = N > 0.0 && std::isfinite(curvature_radius)
-            ? std::cbrt(3.0 * N * curvature_radius / (4.0 * laws.e_star))
-            : 0.0;
+    a = hertz_patch_radius(N, curvature_radius, laws.e_star);
   }
   if (a > 0.0) {
     law.a = a;
   } else {
     law.coupling = ContactLaw6::Coupling::none;  // a point: Coulomb only
   }
-}
-
-// Effective radius R* of the contact: 1/R* = 1/R1 + 1/R2 with each surface's mean radius.
-double effective_radius(const ContactPoint& c) {
-  auto inverse_mean = [](const Curvature& k) {
-    const double a = std::isfinite(k.r1) && k.r1 > 0 ? 1.0 / k.r1 : 0.0;
-    const double b = std::isfinite(k.r2) && k.r2 > 0 ? 1.0 / k.r2 : 0.0;
-    return 0.5 * (a + b);
-  };
-  const double inv = inverse_mean(c.curvature1) + inverse_mean(c.curvature2);
-  return inv > 0.0 ? 1.0 / inv : kInf;
 }
 
 }  // namespace
@@ -155,7 +145,8 @@ void assemble(const Model& model, const State& state, Workspace& ws, ContactBuff
     // μ_k until the step in which it stops, then μ_s holds it.
     const bool slid = memory ? memory->status == ContactStatus::sliding
                              : std::hypot(ws.u_zero[k](1), ws.u_zero[k](2)) > kStickVelocity;
-    set_law(p.laws[i], laws, slid ? laws.mu_k : laws.mu_s, ws, memory, effective_radius(c));
+    set_law(p.laws[i], laws, slid ? laws.mu_k : laws.mu_s, ws, memory,
+            mean_curvature_radius(c.curvature1, c.curvature2));
 
     const JacobianD<D> J1 = side_jacobian<D>(ws, k, 0);
     const JacobianD<D> J2 = side_jacobian<D>(ws, k, 1);
