@@ -19,6 +19,7 @@ function(coulomb_module name)
       $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
       $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
     target_link_libraries(coulomb_${name} INTERFACE ${ARG_DEPENDS})
+    target_compile_features(coulomb_${name} INTERFACE cxx_std_20)
     set(COULOMB_MODULES ${COULOMB_MODULES} coulomb_${name} CACHE INTERNAL "")
     return()
   endif()
@@ -30,6 +31,10 @@ function(coulomb_module name)
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
     PRIVATE ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(coulomb_${name} PUBLIC ${ARG_DEPENDS})
+  # C++20 as a usage requirement, not only CMAKE_CXX_STANDARD: fclib's package file clears
+  # CMAKE_CXX_STANDARD in the directories that find it (src/nonsmooth compiled as C++17 until this),
+  # and an installed consumer must compile our headers as C++20 too.
+  target_compile_features(coulomb_${name} PUBLIC cxx_std_20)
   coulomb_compile_options(coulomb_${name})
   set(COULOMB_MODULES ${COULOMB_MODULES} coulomb_${name} CACHE INTERNAL "")
 endfunction()
