@@ -15,6 +15,8 @@
 
 #include <coulomb/nonsmooth/solver.hpp>
 
+#include <coulomb/laws/admissible_set.hpp>
+
 #include <algorithm>
 #include <cassert>
 #include <cfloat>
@@ -40,22 +42,7 @@ const char* to_string(SolverStatus s) {
   return "unknown";
 }
 
-Vec3 project_on_cone(const Vec3& x, double mu) {
-  const double xn = x[0];
-  // μ = 0: K is the half-line {r_T = 0, r_N >= 0}, P_K(x) = (max(x_N, 0), 0, 0). Not left to the
-  // general branches: with x_T = 0 and x_N < 0 the test ‖x_T‖ <= μ x_N reads 0 <= 0 and would
-  // return x unchanged (outside K).
-  if (mu == 0.0) return {std::max(xn, 0.0), 0.0, 0.0};
-  const double xt = std::hypot(x[1], x[2]);
-  // Inside K: unchanged (μ > 0, so x_N >= ‖x_T‖/μ >= 0 here).
-  if (xt <= mu * xn) return x;
-  // Inside the polar cone: the apex.
-  if (mu * xt <= -xn) return Vec3::Zero();
-  // Otherwise onto the boundary ray through the tangential direction of x (xt > 0 here).
-  const double pn = (xn + mu * xt) / (1.0 + mu * mu);
-  const double s = mu * pn / xt;
-  return {pn, s * x[1], s * x[2]};
-}
+Vec3 project_on_cone(const Vec3& x, double mu) { return CircularCone{mu}.project(x); }
 
 double contact_error(const ForceProblem& problem, const std::vector<Vec3>& r,
                      const std::vector<Vec3>& u) {

@@ -2,6 +2,7 @@
 // the ellipsoid length, embedding of the 3-unknown problem (the error must equal that of the force
 // problem), the cone projection (idempotent, variational inequality, against a brute-force
 // minimisation) and the support functions (against sampled maxima).
+#include <coulomb/laws/admissible_set.hpp>
 #include <coulomb/nonsmooth/fclib_io.hpp>
 #include <coulomb/nonsmooth/problem.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
@@ -203,6 +204,47 @@ TEST(WrenchError, ConeProjectionIsTheNearestPointOfTheCone) {
 // Zero bounds and x_N < 0: the corner where the 3-unknown projection's 0 <= 0 test went wrong
 // (contact_error_test.cpp). Here N* comes from g'(0) = −x_N − σ_C(x_y) >= 0 (apex) or the root of
 // g', exact for C = {0}: with every bound zero the cone is the half-line, P(x) = (max(x_N, 0), 0).
+// One source of truth: where the product set of a contact reduces to one set of
+// coulomb/laws/admissible_set.hpp (the other bounds zero, so their components vanish and N is not
+// shared), the solver's projection is that set's. Friction alone: the circular cone of μ; rolling
+// alone: the circular cone of k in (N, Mt1, Mt2); pivoting alone (ℓ_n = 1 without coupling): the
+// interval cone of h. Tolerance 1e-13 relative: closed forms on both sides, a few roundings apart.
+TEST(WrenchError, ProjectionAgreesWithTheLawsAdmissibleSets) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> g(0.0, 1.0);
+  for (int trial = 0; trial < 200; ++trial) {
+    Vec6 x;
+    for (int i = 0; i < 6; ++i) x[i] = g(rng);
+    const double tol = 1e-13 * (1.0 + x.norm());
+    Law friction;
+    friction.mu = 0.35;
+    Vec6 xf = x;
+    xf.tail<3>().setZero();
+    const Vec3 pf = CircularCone{friction.mu}.project(xf.head<3>());
+    const Vec6 pf6 = project_on_cone6(friction, xf);
+    EXPECT_LE((pf6.head<3>() - pf).norm(), tol);
+    EXPECT_LE(pf6.tail<3>().norm(), tol);
+    EXPECT_EQ(project_on_cone(xf.head<3>(), friction.mu), pf);
+    Law rolling;
+    rolling.k = 0.02;
+    Vec6 xr = x;
+    xr.segment<3>(1).setZero();
+    const Vec3 pr = CircularCone{rolling.k}.project(Vec3(xr[0], xr[4], xr[5]));
+    const Vec6 pr6 = project_on_cone6(rolling, xr);
+    EXPECT_LE((Vec3(pr6[0], pr6[4], pr6[5]) - pr).norm(), tol);
+    EXPECT_LE(pr6.segment<3>(1).norm(), tol);
+    Law pivoting;
+    pivoting.h = 0.05;
+    ASSERT_EQ(pivoting.moment_scale(), 1.0);
+    Vec6 xp = Vec6::Zero();
+    xp[0] = x[0];
+    xp[3] = x[3];
+    const Vec2 pp = IntervalCone{pivoting.h}.project(Vec2(xp[0], xp[3]));
+    const Vec6 pp6 = project_on_cone6(pivoting, xp);
+    EXPECT_LE((Vec2(pp6[0], pp6[3]) - pp).norm(), tol);
+  }
+}
+
 TEST(WrenchError, ZeroBoundsGiveTheHalfLineAtEveryCorner) {
   std::vector<Law> laws(4);  // μ = h = k = 0 in every coupling, and a rolling-only law
   laws[1].coupling = Law::Coupling::ellipsoid;

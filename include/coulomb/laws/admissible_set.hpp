@@ -1,10 +1,12 @@
 #pragma once
 /// @file
 /// Admissible sets of the set-valued laws, as values with their Euclidean projections: what a law's
-/// parameters define, for the laws' tests and library users. The engine does not call these: the
-/// nonsmooth solvers project with their own routines (coulomb/nonsmooth/, src/nonsmooth/), built
-/// from the scalars (μ_s, μ_k, k, h, …) the step resolves per contact; the cone, ball and interval
-/// projections are written twice (issue 9).
+/// parameters define, for the laws' tests, the Python module and library users. The circular cone's
+/// projection is the engine's (the 3-unknown error measure calls CircularCone::project). The
+/// 6-unknown solver projects onto the product or coupled set of a contact as a whole, in its
+/// scaled metric and with the derivatives its Newton method needs
+/// (src/nonsmooth/contact_error6.cpp): tests/nonsmooth/contact_error6_test.cpp checks that it
+/// agrees with these sets where the product reduces to one of them.
 ///
 ///   Signorini:            N ∈ [0, ∞)                                   project_normal()
 ///   Coulomb (isotropic):  K_μ  = {(N, F) ∈ R×R² : ‖F‖ ≤ μ N}            CircularCone{μ}

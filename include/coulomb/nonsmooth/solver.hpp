@@ -175,7 +175,8 @@ struct SolverWorkspace {
 [[nodiscard]] double contact_error(const WrenchProblem& problem, const std::vector<Vec6>& r,
                                    const std::vector<Vec6>& u);
 
-/// Projection onto the cone K = {(rN, rT) : ‖rT‖ ≤ μ rN}.
+/// Projection onto the cone K = {(rN, rT) : ‖rT‖ ≤ μ rN}: CircularCone{μ}.project(x)
+/// (coulomb/laws/admissible_set.hpp, the one implementation).
 [[nodiscard]] Vec3 project_on_cone(const Vec3& x, double mu);
 
 /// Support function σ_C(w) of the unit admissible set C of `law` (for N = 1), w = (w_F1, w_F2,
