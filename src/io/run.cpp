@@ -68,7 +68,7 @@ void fill_replay_frame(const Model& model, const State& state, const Workspace& 
   frame.time = state.time;
   frame.poses.clear();
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    const Pose X = body_pose(model, state, static_cast<int>(b));
+    const Pose X = body_frame_pose(model, state, static_cast<int>(b));
     for (double v : {X.p.x(), X.p.y(), X.p.z(), X.q.w(), X.q.x(), X.q.y(), X.q.z()})
       frame.poses.push_back(static_cast<float>(v));
   }

@@ -334,7 +334,7 @@ std::vector<Check> cone_rolling(const CaseContext& ctx) {
   const double Omega = W * shape.radius / shape.height;
   const Vec3 apex_B =
       m.shapes[m.bodies[cone].first_shape].pose_BS.apply(Vec3(0, 0, 0.5 * shape.height));
-  auto apex = [&] { return Vec3(body_pose(m, s.state(), cone).apply(apex_B)); };
+  auto apex = [&] { return Vec3(body_frame_pose(m, s.state(), cone).apply(apex_B)); };
   const Vec3 apex0 = apex();
   const double end = ctx.quick ? 0.5 : m.end_time;
   Azimuth azimuth;

@@ -152,11 +152,6 @@ Energy energy(const Model& model, const State& state) {
   return e;
 }
 
-Pose body_pose(const Model& model, const State& state, int body) {
-  const Quat& q = state.q_WB[body];
-  return Pose{state.x_WC[body] - q * model.bodies[body].com_B, q};
-}
-
 std::string non_finite_message(const Model& model, const State& state, const StepReport& report) {
   const int b = report.non_finite_body;
   const std::string who = b >= 0 && b < static_cast<int>(model.bodies.size())

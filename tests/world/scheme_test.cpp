@@ -130,7 +130,7 @@ struct RollingEllipsoid {
     std::vector<ContactPoint> out;
     const Pose X_floor{};
     collide(model.shapes[0].geometry, X_floor, model.shapes[1].geometry,
-            body_pose(model, state, egg), 1.0, out);
+            body_frame_pose(model, state, egg), 1.0, out);
     EXPECT_EQ(out.size(), 1u);
     return out.at(0);
   }

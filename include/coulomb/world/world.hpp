@@ -32,9 +32,6 @@ struct Energy {
 };
 [[nodiscard]] Energy energy(const Model& model, const State& state);
 
-/// World pose of a body's frame B (the state holds the centre of mass).
-[[nodiscard]] Pose body_pose(const Model& model, const State& state, int body);
-
 /// One line locating a non-finite step (report.finite false): "body 'NAME': its QUANTITY is not
 /// finite at t = T s (step N)".
 [[nodiscard]] std::string non_finite_message(const Model& model, const State& state,
