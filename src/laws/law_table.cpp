@@ -133,13 +133,17 @@ std::vector<double> parse_samples(const std::string& text) {
 
 std::string law_table_help() {
   return R"(Laws (options are the scene-file keys with '-' for '_'; see docs/laws.md):
-  stribeck      --mu-s --mu-k --vs [--exponent 2] --v RANGE                  -> v,mu
+  stribeck      --mu-s --mu-k --stribeck-velocity (or --vs) [--exponent 2] --v RANGE -> v,mu
+                (the coefficient curve μ(v); not tabulated: --viscous, --regularization, --form)
   regularized   --mu --regularization [--form tanh|linear] --v RANGE          -> v,mu   (|F|/N)
   viscous       --damping --v RANGE                                          -> v,F
-  coulomb       --mu | --mu-s --mu-k --v RANGE                               -> v,mu   (slip branch)
+  coulomb       --mu | --mu-s --mu-k | --mu-t1 --mu-t2 --v RANGE             -> v,mu   (slip branch,
+                along t1)
   linear        --stiffness [--damping] | --frequency --damping-ratio --mass --delta RANGE [--rate LIST] -> delta,rate,N
   hertz         --stiffness | --young-modulus --poisson-ratio --radius --delta RANGE -> delta,N
-  hunt_crossley --stiffness [--exponent] --damping | --restitution --impact-velocity [--relation flores|hunt_crossley] --delta RANGE [--rate LIST] -> delta,rate,N
+  hunt_crossley --stiffness | --young-modulus --poisson-ratio --radius, [--exponent]
+                --damping | --restitution --impact-velocity [--relation flores|hunt_crossley]
+                --delta RANGE [--rate LIST]                                  -> delta,rate,N
   dis_choc      --stiffness [--damping] --delta RANGE [--rate LIST]          -> delta,rate,N
   tsuji         --stiffness | --young-modulus --poisson-ratio --radius, [--damping] --delta RANGE [--rate LIST] -> delta,rate,N
   rolling       --k [--regularization] [--form] [--normal 1] --omega RANGE   -> omega,M
@@ -149,7 +153,7 @@ std::string law_table_help() {
                 [model constants: --b --c --m0 --c1 --c3 --d --e --n --k --n-angle --n-chord]
                 --eps RANGE                                                  -> eps,F,m (a = 1)
                 --radius A [--mu 1] [--normal 1] [--omega 1] [--regularization 1e-4]
-                [--kappa K --rolling W [--rolling-regularization 1e-3]] --v RANGE
+                [--kappa K --rolling W [--rolling-regularization 1e-3]] (rolling_resistance) --v RANGE
                                                                              -> v,Ft1,Ft2,Mn,Mt1,Mt2,power
   patch         --r-inner --r-outer [--theta pi] --mu --pressure P [--vx 0 --vy 0] --omega RANGE
                 (Coulomb's law over the sector R1 <= r <= R2, |phi| <= theta, uniform P [Pa]:

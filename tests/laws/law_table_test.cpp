@@ -1,6 +1,8 @@
 // `coulomb law` tabulation: CSV format, ranges, errors, and the Contensou reference table.
 #include <coulomb/laws/law_table.hpp>
 
+#include <coulomb/laws/registry.hpp>
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -161,14 +163,38 @@ TEST(LawTable, PatchBrakePad) {
   }
 }
 
-// `coulomb law --help` names every law of the library.
-TEST(LawTable, HelpListsEveryLaw) {
+// `coulomb law --help` names every law of the registry, and the line of each tabulated normal or
+// friction law names every key of its registry row as an option (so the help cannot fall behind a
+// law's keys: the registry is the source of truth).
+TEST(LawTable, HelpListsEveryLawAndItsKeys) {
   const std::string help = law_table_help();
+  for (const LawInfo& law : law_registry()) {
+    EXPECT_NE(help.find(std::string(law.name)), std::string::npos) << law.name;
+    const bool tabulated = (law.section == LawSection::normal && law.name != "signorini") ||
+                           (law.section == LawSection::friction && law.name != "elastic_stick");
+    if (!tabulated) continue;
+    const std::size_t at = help.find("\n  " + std::string(law.name) + " ");
+    ASSERT_NE(at, std::string::npos) << law.name;
+    // The law's entry: its line and the continuation lines (indented deeper) below it.
+    std::size_t end = help.find('\n', at + 1);
+    while (end != std::string::npos && help.compare(end + 1, 4, "    ") == 0)
+      end = help.find('\n', end + 1);
+    const std::string line = help.substr(at + 1, end - at - 1);
+    auto option = [](std::string_view key) {
+      std::string o = "--" + std::string(key);
+      for (char& c : o)
+        if (c == '_') c = '-';
+      return o;
+    };
+    for (const LawKey& key : law.keys) {
+      if (key.formulations == kNonsmooth) continue;  // not a force-law key
+      EXPECT_NE(line.find(option(key.key)), std::string::npos) << law.name << ": " << key.key;
+    }
+    for (const LawOption& opt : law.options)
+      EXPECT_NE(line.find(option(opt.key)), std::string::npos) << law.name << ": " << opt.key;
+  }
   for (const char* name :
-       {"signorini",   "linear",      "hertz",     "hunt_crossley", "dis_choc", "coulomb",
-        "viscous",     "regularized", "stribeck",  "elastic_stick", "rolling",  "pivoting",
-        "soft_finger", "contensou",   "ellipsoid", "pade11",        "pade22",   "generalized",
-        "quadrature",  "patch",       "--kappa"}) {
+       {"ellipsoid", "pade11", "pade22", "generalized", "quadrature", "patch", "--kappa"}) {
     EXPECT_NE(help.find(name), std::string::npos) << name;
   }
   std::string header;
