@@ -118,16 +118,16 @@ double read_effective_modulus(Params& p, const Material& m1, const Material& m2)
   }
   return effective_modulus(e1, nu1, e2, nu2);
 }
+
+HertzStiffness read_hertz_stiffness(Params& p, const Material& m1, const Material& m2) {
+  if (p.has("stiffness")) return {p.required("stiffness"), 0.0};
+  return {std::numeric_limits<double>::quiet_NaN(), read_effective_modulus(p, m1, m2)};
+}
 }  // namespace detail
 
 HertzNormalLaw::HertzNormalLaw(const LawSpec& spec, const Material& m1, const Material& m2) {
   detail::Params p(spec, LawSection::normal);
-  if (p.has("stiffness")) {
-    stiffness_ = p.required("stiffness");
-  } else {
-    stiffness_ = std::nan("");
-    effective_modulus_ = detail::read_effective_modulus(p, m1, m2);
-  }
+  stiffness_ = detail::read_hertz_stiffness(p, m1, m2);
   p.finish();
 }
 
@@ -142,14 +142,12 @@ HertzNormalLaw HertzNormalLaw::with_modulus(double effective_modulus) {
                                effective_modulus));
   }
   HertzNormalLaw law;
-  law.stiffness_ = std::nan("");
-  law.effective_modulus_ = effective_modulus;
+  law.stiffness_.modulus = effective_modulus;
   return law;
 }
 
 double HertzNormalLaw::stiffness(const NormalGeometry& geometry) const {
-  if (!std::isnan(stiffness_)) return stiffness_;
-  return (4.0 / 3.0) * effective_modulus_ * std::sqrt(geometry.radius);
+  return stiffness_.at(geometry);
 }
 
 NormalResult HertzNormalLaw::evaluate(double delta, double /*delta_rate*/,

@@ -17,13 +17,9 @@ HuntCrossleyLaw::HuntCrossleyLaw(const LawSpec& spec, const Material& m1, const 
   detail::Params p(spec, LawSection::normal);
   exponent_ = p.number("exponent");
   // Stiffness: explicit, or Hertz's from the materials and the geometry.
-  if (p.has("stiffness")) {
-    stiffness_ = p.required("stiffness");
-  } else {
-    if (exponent_ != 1.5) throw p.error("stiffness", "required when exponent ≠ 1.5");
-    stiffness_ = std::nan("");
-    effective_modulus_ = detail::read_effective_modulus(p, m1, m2);
-  }
+  if (!p.has("stiffness") && exponent_ != 1.5)
+    throw p.error("stiffness", "required when exponent ≠ 1.5");
+  stiffness_ = detail::read_hertz_stiffness(p, m1, m2);
   // Damping: explicit χ, or from a restitution coefficient by the chosen relation.
   const std::string relation = p.option("relation");
   if (p.has("damping")) {
@@ -52,8 +48,7 @@ HuntCrossleyLaw::HuntCrossleyLaw(double stiffness, double exponent, double dampi
           {}, {}) {}
 
 double HuntCrossleyLaw::stiffness(const NormalGeometry& geometry) const {
-  if (!std::isnan(stiffness_)) return stiffness_;
-  return (4.0 / 3.0) * effective_modulus_ * std::sqrt(geometry.radius);
+  return stiffness_.at(geometry);
 }
 
 NormalResult HuntCrossleyLaw::evaluate(double delta, double delta_rate,

@@ -5,6 +5,7 @@
 /// (coulomb/laws/registry.hpp); every check throws LawError("SECTION.KEY: must be ..., got VALUE")
 /// carrying the key's SourceMark.
 
+#include <coulomb/laws/hertz.hpp>
 #include <coulomb/laws/law.hpp>
 #include <coulomb/laws/registry.hpp>
 
@@ -48,5 +49,8 @@ class Params {
 /// E* [Pa] from a normal-law map and two materials (Hertz, Hunt–Crossley): `young_modulus` and
 /// `poisson_ratio` in the map override both materials. Throws LawError naming what is missing.
 double read_effective_modulus(Params& p, const Material& m1, const Material& m2);
+
+/// `stiffness` from the map, else E* by read_effective_modulus (Hertz, Hunt–Crossley, Tsuji).
+HertzStiffness read_hertz_stiffness(Params& p, const Material& m1, const Material& m2);
 
 }  // namespace coulomb::detail

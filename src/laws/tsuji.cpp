@@ -8,20 +8,12 @@ namespace coulomb {
 
 TsujiLaw::TsujiLaw(const LawSpec& spec, const Material& m1, const Material& m2) {
   detail::Params p(spec, LawSection::normal);
-  if (p.has("stiffness")) {
-    stiffness_ = p.required("stiffness");
-  } else {
-    stiffness_ = std::nan("");
-    effective_modulus_ = detail::read_effective_modulus(p, m1, m2);
-  }
+  stiffness_ = detail::read_hertz_stiffness(p, m1, m2);
   damping_ = p.number("damping");
   p.finish();
 }
 
-double TsujiLaw::stiffness(const NormalGeometry& geometry) const {
-  if (!std::isnan(stiffness_)) return stiffness_;
-  return (4.0 / 3.0) * effective_modulus_ * std::sqrt(geometry.radius);
-}
+double TsujiLaw::stiffness(const NormalGeometry& geometry) const { return stiffness_.at(geometry); }
 
 NormalResult TsujiLaw::evaluate(double delta, double delta_rate,
                                 const NormalGeometry& geometry) const {

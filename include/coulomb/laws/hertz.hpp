@@ -37,6 +37,9 @@
 
 #include <coulomb/laws/law.hpp>
 
+#include <cmath>
+#include <limits>
+
 namespace coulomb {
 
 /// The elliptic Hertz contact of two curved surfaces.
@@ -89,6 +92,17 @@ struct HertzEllipse {
 /// NormalGeometry for the normal laws: R* of hertz_ellipse().
 [[nodiscard]] NormalGeometry normal_geometry(const Curvature& c1, const Curvature& c2);
 
+/// The stiffness K of a Hertz-type normal law [N/m^{3/2}] (Hertz, Hunt–Crossley, Tsuji): given
+/// (`stiffness`), or K = (4/3) E* √R* from the effective modulus and the contact's R*
+/// (NormalGeometry::radius), evaluated per contact.
+struct HertzStiffness {
+  double given = std::numeric_limits<double>::quiet_NaN();  ///< explicit K; NaN: from E*
+  double modulus = 0.0;                                     ///< E* [Pa]
+  [[nodiscard]] double at(const NormalGeometry& geometry) const {
+    return std::isnan(given) ? (4.0 / 3.0) * modulus * std::sqrt(geometry.radius) : given;
+  }
+};
+
 class HertzNormalLaw final : public NormalLaw {
  public:
   /// Explicit `stiffness`, or E* from `young_modulus`/`poisson_ratio` (law map, else materials).
@@ -107,8 +121,7 @@ class HertzNormalLaw final : public NormalLaw {
 
  private:
   HertzNormalLaw() = default;
-  double stiffness_ = kInf;         ///< explicit K, or NaN when from E*
-  double effective_modulus_ = 0.0;  ///< E* [Pa]
+  HertzStiffness stiffness_;
 };
 
 }  // namespace coulomb

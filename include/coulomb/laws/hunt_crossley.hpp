@@ -28,6 +28,7 @@
 /// "On the continuous contact force models for soft materials in multibody dynamics", Multibody
 /// Syst. Dyn. 25 (2011) 357; Gilardi & Sharf, Mech. Mach. Theory 37 (2002) 1213.
 
+#include <coulomb/laws/hertz.hpp>
 #include <coulomb/laws/law.hpp>
 
 namespace coulomb {
@@ -55,8 +56,7 @@ class HuntCrossleyLaw final : public NormalLaw {
 
  private:
   [[nodiscard]] double stiffness(const NormalGeometry& geometry) const;
-  double stiffness_ = 0.0;          ///< K, NaN when from E* and the geometry
-  double effective_modulus_ = 0.0;  ///< E* [Pa]
+  HertzStiffness stiffness_;  ///< K, or E* and the geometry
   double exponent_ = 1.5;
   double damping_ = 0.0;  ///< χ [s/m]
 };

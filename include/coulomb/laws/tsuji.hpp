@@ -23,6 +23,7 @@
 /// simulation of plug flow of cohesionless particles in a horizontal pipe", Powder Technol. 71
 /// (1992) 239–250, eq. (8).
 
+#include <coulomb/laws/hertz.hpp>
 #include <coulomb/laws/law.hpp>
 
 namespace coulomb {
@@ -40,9 +41,8 @@ class TsujiLaw final : public NormalLaw {
   [[nodiscard]] double stiffness(const NormalGeometry& geometry) const;
 
  private:
-  double stiffness_ = 0.0;          ///< K [N/m^{3/2}], NaN: from E* and R*
-  double effective_modulus_ = 0.0;  ///< E* [Pa]
-  double damping_ = 0.0;            ///< η [N s/m^{5/4}]
+  HertzStiffness stiffness_;  ///< K [N/m^{3/2}], or E* and R*
+  double damping_ = 0.0;      ///< η [N s/m^{5/4}]
 };
 
 }  // namespace coulomb
