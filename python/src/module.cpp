@@ -1,8 +1,8 @@
 // Python bindings of coulomb (module coulomb._coulomb; the public API is coulomb/__init__.py).
 // State and contacts cross as numpy arrays built in C++: no per-element Python loop.
+#include <coulomb/io/law_table.hpp>
 #include <coulomb/io/output.hpp>
 #include <coulomb/io/run.hpp>
-#include <coulomb/laws/law_table.hpp>
 #include <coulomb/scene/scene.hpp>
 #include <coulomb/validate/validate.hpp>
 #include <coulomb/world/world.hpp>

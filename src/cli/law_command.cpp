@@ -1,6 +1,6 @@
 #include "cli/law_command.hpp"
 
-#include <coulomb/laws/law_table.hpp>
+#include <coulomb/io/law_table.hpp>
 #include <coulomb/laws/registry.hpp>
 
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 #pragma once
 /// @file
 /// `coulomb law NAME [options]`: tabulates a contact law to CSV on stdout
-/// (coulomb/laws/law_table.hpp).
+/// (coulomb/io/law_table.hpp).
 #include <CLI/CLI.hpp>
 
 namespace coulomb::cli {

@@ -2,7 +2,7 @@
 // resultants through the law table (reference/contensou.md §1), a ball spinning down under
 // pivoting or a Contensou patch (§3.2), rolling resistance (§3.4), sliding and spinning on a patch
 // (§3.3), the disk that stops sliding and spinning together (§3.5), and the tippe top (§3.9).
-#include <coulomb/laws/law_table.hpp>
+#include <coulomb/io/law_table.hpp>
 
 #include "validate/cases_common.hpp"
 

@@ -1,5 +1,5 @@
 // `coulomb law` tabulation: CSV format, ranges, errors, and the Contensou reference table.
-#include <coulomb/laws/law_table.hpp>
+#include <coulomb/io/law_table.hpp>
 
 #include <coulomb/laws/registry.hpp>
 

@@ -1,4 +1,4 @@
-#include <coulomb/laws/law_table.hpp>
+#include <coulomb/io/law_table.hpp>
 
 #include <coulomb/laws/contensou.hpp>
 #include <coulomb/laws/contensou_law.hpp>
