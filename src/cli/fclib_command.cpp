@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace coulomb::cli {
@@ -61,13 +62,25 @@ int run_fclib_command(const FclibArgs& args) {
   options.shuffle = args.shuffle_seed >= 0;
   options.shuffle_seed = options.shuffle ? static_cast<std::uint64_t>(args.shuffle_seed) : 0U;
 
-  // Read every file first: a bad one stops the command before any row is printed.
-  std::vector<ForceProblem> problems;
+  // Read every file first: a bad one stops the command before any row is printed. A file holds
+  // a force problem (/fclib_local, 3 unknowns per contact) or a wrench problem (/fclib_local6).
+  using AnyProblem = std::variant<ForceProblem, WrenchProblem>;
+  std::vector<AnyProblem> problems;
   problems.reserve(args.files.size());
   for (const std::string& file : args.files) {
     try {
-      problems.push_back(read_problem<kForce>(file));
-      problems.back().validate_structure();
+      if (fclib_unknowns(file) == kWrench) {
+        problems.emplace_back(read_problem<kWrench>(file));
+        if (!solver_supports(kind, kWrench)) {
+          throw std::invalid_argument(fmt::format(
+              "holds a problem with moments (6 unknowns per contact), which --solver {} does not "
+              "solve; use nsgs or auto",
+              args.solver));
+        }
+      } else {
+        problems.emplace_back(read_problem<kForce>(file));
+      }
+      std::visit([](const auto& p) { p.validate_structure(); }, problems.back());
     } catch (const std::exception& e) {
       // One line that names the file (the reader's messages usually do already).
       const std::string what = e.what();
@@ -82,22 +95,34 @@ int run_fclib_command(const FclibArgs& args) {
 
   // Solve each from r = 0; the error is recomputed from the returned r.
   fmt::print("file,contacts,solver,status,iterations,error,time_s\n");
-  SolverWorkspace<kForce> workspace;
-  std::vector<Vec3> r, u, u_check;
+  SolverWorkspace<kForce> force_workspace;
+  SolverWorkspace<kWrench> wrench_workspace;
   for (std::size_t i = 0; i < problems.size(); ++i) {
-    const ForceProblem& p = problems[i];
-    SolverResult res;
-    double fastest = 0.0;
-    for (int k = 0; k < args.repeat; ++k) {
-      r.assign(static_cast<std::size_t>(p.contact_count), Vec3::Zero());
-      res = solve(p, r, u, options, workspace, kind);
-      fastest = k == 0 ? res.time_s : std::min(fastest, res.time_s);
-    }
-    res.time_s = fastest;
-    p.velocity(r, u_check);
-    const double error = contact_error(p, r, u_check);
-    fmt::print("{},{},{},{},{},{:.3e},{:.6f}\n", args.files[i], p.contact_count, res.method,
-               to_string(res.status), res.iterations, error, res.time_s);
+    std::visit(
+        [&](const auto& p) {
+          constexpr int N = std::decay_t<decltype(p)>::kUnknowns;
+          auto& workspace = [&]() -> SolverWorkspace<N>& {
+            if constexpr (N == kForce) {
+              return force_workspace;
+            } else {
+              return wrench_workspace;
+            }
+          }();
+          std::vector<VecN<N>> r, u, u_check;
+          SolverResult res;
+          double fastest = 0.0;
+          for (int k = 0; k < args.repeat; ++k) {
+            r.assign(static_cast<std::size_t>(p.contact_count), VecN<N>::Zero());
+            res = solve(p, r, u, options, workspace, kind);
+            fastest = k == 0 ? res.time_s : std::min(fastest, res.time_s);
+          }
+          res.time_s = fastest;
+          p.velocity(r, u_check);
+          const double error = contact_error(p, r, u_check);
+          fmt::print("{},{},{},{},{},{:.3e},{:.6f}\n", args.files[i], p.contact_count, res.method,
+                     to_string(res.status), res.iterations, error, res.time_s);
+        },
+        problems[i]);
     std::fflush(stdout);
   }
   return 0;

@@ -1,8 +1,12 @@
 /// @file
-/// HDF5 input/output of ContactProblem<N> (layouts: coulomb/nonsmooth/fclib_io.hpp): the force
-/// problem through libfclib (fclib.h is a C header without C++ guards), the wrench problem with
-/// the HDF5 C API directly (libfclib knows spacedim 2 and 3 only). The block layout of W is
-/// gathered and written by the same code for both sizes.
+/// HDF5 input/output of ContactProblem<N> (layouts: coulomb/nonsmooth/fclib_io.hpp). Reading, both
+/// sizes, goes through the HDF5 C API and our own checks: every array is sized from its dataset,
+/// every declared size, pointer and index is checked against the arrays before use, and HDF5's
+/// own error printing is silenced while we read (libfclib's reader trusts the sizes a file
+/// declares, so a corrupted file could make it write past its buffers). Writing the force problem
+/// goes through libfclib (fclib.h is a C header without C++ guards), the wrench problem through
+/// the HDF5 C API (libfclib knows spacedim 2 and 3 only). The block layout of W is gathered and
+/// written by the same code for both sizes.
 
 #include <coulomb/nonsmooth/fclib_io.hpp>
 
@@ -10,6 +14,8 @@ extern "C" {
 #include <fclib.h>
 }
 #include <hdf5.h>
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -23,45 +29,22 @@ extern "C" {
 namespace coulomb {
 namespace {
 
-// Owning wrappers of libfclib's heap structures.
-struct LocalDeleter {
-  void operator()(fclib_local* p) const { fclib_delete_local(p); }
-};
-struct SolutionDeleter {
-  void operator()(fclib_solution* p) const { fclib_delete_solutions(p, 1); }
-};
+// Silences HDF5's automatic error printing for its lifetime (every failure becomes one of our
+// exceptions instead of a multi-line stack on stderr), then restores what was set.
+class QuietHdf5 {
+ public:
+  QuietHdf5() {
+    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  QuietHdf5(const QuietHdf5&) = delete;
+  QuietHdf5& operator=(const QuietHdf5&) = delete;
+  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
 
-// Whether every path of `links` exists in the HDF5 file (libfclib exits the process on a missing
-// group, so the file is probed first).
-bool has_links(const std::string& path, std::initializer_list<const char*> links) {
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (file < 0) return false;
-  bool all = true;
-  for (const char* link : links) {
-    if (H5Lexists(file, link, H5P_DEFAULT) <= 0) {
-      all = false;
-      break;
-    }
-  }
-  H5Fclose(file);
-  return all;
-}
-
-std::unique_ptr<fclib_local, LocalDeleter> open_local(const std::string& path) {
-  if (!std::filesystem::exists(path)) {
-    throw std::runtime_error("FCLIB file not found: " + path);
-  }
-  // H5Fis_hdf5 checks the signature quietly; H5Fopen on another format prints HDF5's error stack.
-  if (H5Fis_hdf5(path.c_str()) <= 0) {
-    throw std::runtime_error(path + " is not an HDF5 file");
-  }
-  if (!has_links(path, {"/fclib_local", "/fclib_local/W", "/fclib_local/vectors"})) {
-    throw std::runtime_error(path + " holds no /fclib_local problem");
-  }
-  std::unique_ptr<fclib_local, LocalDeleter> local(fclib_read_local(path.c_str()));
-  if (!local) throw std::runtime_error("cannot read /fclib_local from " + path);
-  return local;
-}
+ private:
+  H5E_auto2_t function_ = nullptr;
+  void* data_ = nullptr;
+};
 
 // An HDF5 handle closed by its own close function.
 struct Handle {
@@ -204,45 +187,112 @@ void compressed_rows(const ContactProblem<N>& problem, std::vector<int>& rp, std
   }
 }
 
+// W of a problem with N unknowns per contact from an FCLIB-like group: sizes `m_name` ×
+// `n_name`, `nz` (−2 compressed rows, −1 compressed columns, ≥ 0 triplets: p row indices, i
+// column indices), arrays p, i, x. `q_size` (the length of vectors/q, read first) bounds the size
+// the group may declare, so no allocation follows a corrupted size. Every pointer and index is
+// checked against the arrays before use.
+template <int N>
+void gather_w(hid_t wg, const std::string& path, const char* m_name, const char* n_name,
+              std::size_t q_size, ContactProblem<N>& p) {
+  const int m = read_int(wg, path, m_name);
+  const int n = read_int(wg, path, n_name);
+  const int nz = read_int(wg, path, "nz");
+  if (m < 0 || m != n || m % N != 0) {
+    throw std::invalid_argument(fmt::format(
+        "{}: W must be square with {} rows per contact, declared {} × {}", path, N, m, n));
+  }
+  if (q_size != static_cast<std::size_t>(m)) {
+    throw std::invalid_argument(
+        fmt::format("{}: vectors/q must have {} entries (the rows of W), has {}", path, m, q_size));
+  }
+  const std::vector<int> ptr = read_array<int>(wg, path, "p");
+  const std::vector<int> idx = read_array<int>(wg, path, "i");
+  const std::vector<double> x = read_array<double>(wg, path, "x");
+  BlockGather<N> gather(path, m);
+  if (nz == -2 || nz == -1) {
+    if (ptr.size() != static_cast<std::size_t>(m) + 1 || ptr[0] != 0) {
+      throw std::invalid_argument(fmt::format("{}: W/p must hold {} pointers starting at 0, has {}",
+                                              path, m + 1, ptr.size()));
+    }
+    for (int r = 0; r < m; ++r) {
+      if (ptr[r + 1] < ptr[r]) throw std::invalid_argument(path + ": W/p must be non-decreasing");
+    }
+    const auto used = static_cast<std::size_t>(ptr[m]);
+    if (used > idx.size() || used > x.size()) {
+      throw std::invalid_argument(
+          fmt::format("{}: W/p points at {} entries but W/i and W/x hold {} and {}", path, used,
+                      idx.size(), x.size()));
+    }
+    for (int r = 0; r < m; ++r) {
+      for (int k = ptr[r]; k < ptr[r + 1]; ++k) {
+        if (nz == -2) {
+          gather.add(r, idx[k], x[k]);
+        } else {
+          gather.add(idx[k], r, x[k]);
+        }
+      }
+    }
+  } else if (nz >= 0) {
+    const auto count = static_cast<std::size_t>(nz);
+    if (ptr.size() < count || idx.size() < count || x.size() < count) {
+      throw std::invalid_argument(
+          fmt::format("{}: W declares {} triplets but W/p, W/i, W/x hold {}, {}, {}", path, nz,
+                      ptr.size(), idx.size(), x.size()));
+    }
+    for (std::size_t k = 0; k < count; ++k) gather.add(ptr[k], idx[k], x[k]);
+  } else {
+    throw std::invalid_argument(fmt::format(
+        "{}: W/nz must be -2 (compressed rows), -1 (compressed columns) or a triplet count, got {}",
+        path, nz));
+  }
+  gather.flatten(p);
+}
+
 }  // namespace
+
+int fclib_unknowns(const std::string& path) {
+  const QuietHdf5 quiet;
+  const Handle file(open_file(path), H5Fclose);
+  if (has_link(file.id, "/fclib_local6")) return kWrench;
+  if (has_link(file.id, "/fclib_local")) return kForce;
+  io_fail(path, "holds neither /fclib_local6 nor /fclib_local");
+}
 
 template <>
 ForceProblem read_problem<kForce>(const std::string& path) {
-  const auto local = open_local(path);
-  if (local->spacedim != 3) {
-    throw std::invalid_argument(path + ": only spacedim = 3 problems are supported");
+  const QuietHdf5 quiet;
+  const Handle file(open_file(path), H5Fclose);
+  if (!has_link(file.id, "/fclib_local")) io_fail(path, "holds no /fclib_local problem");
+  const Handle group(H5Gopen2(file.id, "/fclib_local", H5P_DEFAULT), H5Gclose);
+  if (group.id < 0) io_fail(path, "cannot open /fclib_local");
+  const int spacedim = read_int(group.id, path, "spacedim");
+  if (spacedim != 3) {
+    throw std::invalid_argument(path + ": only spacedim = 3 problems are supported, got " +
+                                std::to_string(spacedim));
   }
-  if (local->V != nullptr || local->R != nullptr) {
+  if (has_link(group.id, "V") || has_link(group.id, "R")) {
     throw std::invalid_argument(path +
                                 ": problems with equality constraints (V, R) are not supported");
   }
-  const fclib_matrix* w = local->W;
-  if (w == nullptr || w->m != w->n || w->m % 3 != 0) {
-    throw std::invalid_argument(path + ": W must be square with 3 rows per contact");
-  }
-  const int nc = w->m / 3;
-
-  // Gather entries by block row, then by block column.
-  BlockGather<kForce> gather(path, w->m);
-  if (w->nz == -2) {  // compressed rows
-    for (int i = 0; i < w->m; ++i) {
-      for (int k = w->p[i]; k < w->p[i + 1]; ++k) gather.add(i, w->i[k], w->x[k]);
-    }
-  } else if (w->nz == -1) {  // compressed columns
-    for (int j = 0; j < w->n; ++j) {
-      for (int k = w->p[j]; k < w->p[j + 1]; ++k) gather.add(w->i[k], j, w->x[k]);
-    }
-  } else {  // triplets
-    for (int k = 0; k < w->nz; ++k) gather.add(w->p[k], w->i[k], w->x[k]);
-  }
+  if (!has_link(group.id, "W") || !has_link(group.id, "vectors"))
+    io_fail(path, "/fclib_local needs W and vectors");
+  const Handle vg(H5Gopen2(group.id, "vectors", H5P_DEFAULT), H5Gclose);
+  const std::vector<double> q = read_array<double>(vg.id, path, "q");
+  const std::vector<double> mu = read_array<double>(vg.id, path, "mu");
+  const Handle wg(H5Gopen2(group.id, "W", H5P_DEFAULT), H5Gclose);
   ForceProblem p;
-  gather.flatten(p);
-  // Vectors q and μ.
-  p.q.resize(static_cast<std::size_t>(nc));
-  p.laws.resize(static_cast<std::size_t>(nc));
-  for (int i = 0; i < nc; ++i) {
-    p.q[i] = Vec3(local->q[3 * i], local->q[3 * i + 1], local->q[3 * i + 2]);
-    p.laws[i] = local->mu[i];
+  gather_w(wg.id, path, "m", "n", q.size(), p);
+  const auto nc = static_cast<std::size_t>(p.contact_count);
+  if (mu.size() != nc) {
+    throw std::invalid_argument(fmt::format(
+        "{}: vectors/mu must have {} entries (one per contact), has {}", path, nc, mu.size()));
+  }
+  p.q.resize(nc);
+  p.laws.resize(nc);
+  for (std::size_t i = 0; i < nc; ++i) {
+    p.q[i] = Vec3(q[3 * i], q[3 * i + 1], q[3 * i + 2]);
+    p.laws[i] = mu[i];
   }
   // Symmetry is not required: several published problems are symmetric to 1e-3 relative only.
   p.validate_structure();
@@ -251,6 +301,7 @@ ForceProblem read_problem<kForce>(const std::string& path) {
 
 template <>
 WrenchProblem read_problem<kWrench>(const std::string& path) {
+  const QuietHdf5 quiet;
   bool ours = false;
   {
     const Handle file(open_file(path), H5Fclose);
@@ -263,31 +314,15 @@ WrenchProblem read_problem<kWrench>(const std::string& path) {
   const Handle file(open_file(path), H5Fclose);
   const Handle group(H5Gopen2(file.id, "/fclib_local6", H5P_DEFAULT), H5Gclose);
   if (read_int(group.id, path, "spacedim") != 6) io_fail(path, "spacedim must be 6");
-  const Handle wg(H5Gopen2(group.id, "W", H5P_DEFAULT), H5Gclose);
-  if (wg.id < 0) io_fail(path, "missing W");
-  const int m = read_int(wg.id, path, "M");
-  const int n = read_int(wg.id, path, "N");
-  if (read_int(wg.id, path, "nz") != -2) io_fail(path, "W must be in compressed rows (nz = -2)");
-  if (m != n || m % 6 != 0)
-    throw std::invalid_argument(path + ": W must be square, 6 rows per contact");
-  const std::vector<int> rp = read_array<int>(wg.id, path, "p");
-  const std::vector<int> ci = read_array<int>(wg.id, path, "i");
-  const std::vector<double> x = read_array<double>(wg.id, path, "x");
-  if (rp.size() != static_cast<std::size_t>(m) + 1 || ci.size() != x.size() ||
-      rp.back() != static_cast<int>(x.size())) {
-    throw std::invalid_argument(path + ": inconsistent W arrays");
-  }
-  const int nc = m / 6;
-  BlockGather<kWrench> gather(path, m);
-  for (int i = 0; i < m; ++i) {
-    for (int k = rp[i]; k < rp[i + 1]; ++k) gather.add(i, ci[k], x[k]);
-  }
-  WrenchProblem p;
-  gather.flatten(p);
-  // Vectors and laws.
+  if (!has_link(group.id, "W") || !has_link(group.id, "vectors"))
+    io_fail(path, "missing W or vectors");
   const Handle vg(H5Gopen2(group.id, "vectors", H5P_DEFAULT), H5Gclose);
-  if (vg.id < 0) io_fail(path, "missing vectors");
   const std::vector<double> q = read_array<double>(vg.id, path, "q");
+  const Handle wg(H5Gopen2(group.id, "W", H5P_DEFAULT), H5Gclose);
+  WrenchProblem p;
+  gather_w(wg.id, path, "M", "N", q.size(), p);
+  const int nc = p.contact_count;
+  // Vectors and laws.
   const std::vector<double> mu = read_array<double>(vg.id, path, "mu");
   const std::vector<double> h = read_array<double>(vg.id, path, "h");
   const std::vector<double> k = read_array<double>(vg.id, path, "k");
@@ -322,23 +357,34 @@ WrenchProblem read_problem<kWrench>(const std::string& path) {
 
 template <>
 std::optional<ContactSolution<kForce>> read_solution<kForce>(const std::string& path) {
-  const auto local = open_local(path);
-  const int n = local->W->m;
-  if (!has_links(path, {"/solution", "/solution/r", "/solution/u"})) return std::nullopt;
-  std::unique_ptr<fclib_solution, SolutionDeleter> sol(fclib_read_solution(path.c_str()));
-  if (!sol || sol->r == nullptr || sol->u == nullptr) return std::nullopt;
+  const ForceProblem problem = read_problem<kForce>(path);
+  const QuietHdf5 quiet;
+  const Handle file(open_file(path), H5Fclose);
+  if (!has_link(file.id, "/solution") || !has_link(file.id, "/solution/r") ||
+      !has_link(file.id, "/solution/u")) {
+    return std::nullopt;
+  }
+  const Handle group(H5Gopen2(file.id, "/solution", H5P_DEFAULT), H5Gclose);
+  const std::vector<double> r = read_array<double>(group.id, path, "r");
+  const std::vector<double> u = read_array<double>(group.id, path, "u");
+  const auto nc = static_cast<std::size_t>(problem.contact_count);
+  if (r.size() != 3 * nc || u.size() != 3 * nc) {
+    io_fail(path, fmt::format("solution r and u must have 3 nc = {} entries, have {} and {}",
+                              3 * nc, r.size(), u.size()));
+  }
   ContactSolution<kForce> s;
-  s.r.resize(static_cast<std::size_t>(n / 3));
-  s.u.resize(static_cast<std::size_t>(n / 3));
-  for (int i = 0; i < n / 3; ++i) {
-    s.r[i] = Vec3(sol->r[3 * i], sol->r[3 * i + 1], sol->r[3 * i + 2]);
-    s.u[i] = Vec3(sol->u[3 * i], sol->u[3 * i + 1], sol->u[3 * i + 2]);
+  s.r.resize(nc);
+  s.u.resize(nc);
+  for (std::size_t i = 0; i < nc; ++i) {
+    s.r[i] = Vec3(r[3 * i], r[3 * i + 1], r[3 * i + 2]);
+    s.u[i] = Vec3(u[3 * i], u[3 * i + 1], u[3 * i + 2]);
   }
   return s;
 }
 
 template <>
 std::optional<ContactSolution<kWrench>> read_solution<kWrench>(const std::string& path) {
+  const QuietHdf5 quiet;
   const Handle file(open_file(path), H5Fclose);
   if (!has_link(file.id, "/solution") || !has_link(file.id, "/solution/r") ||
       !has_link(file.id, "/solution/u")) {

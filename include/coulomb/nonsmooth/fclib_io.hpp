@@ -50,6 +50,10 @@ struct NonDeduced {
 };
 }  // namespace detail
 
+/// The unknowns per contact of the problem a file holds: kWrench for /fclib_local6, kForce for
+/// /fclib_local (std::runtime_error when it cannot be read or holds neither).
+[[nodiscard]] int fclib_unknowns(const std::string& path);
+
 /// Reads a problem with N unknowns per contact.
 /// kForce: /fclib_local of an FCLIB file (every 3×3 block that holds a stored entry is kept; a
 /// missing diagonal block is added as zero); std::invalid_argument when it is not a 3-D local
