@@ -38,6 +38,17 @@ constexpr LawKey above(std::string_view key, std::string_view meaning, std::stri
   return LawKey{key, meaning, unit, lo, kInf, true, fallback, text};
 }
 
+// A friction coefficient: in [0, kMaxFriction]. Beyond 1e4 the cone is numerically a half-space
+// and the solve loses digits in proportion to μ (a box resting on a plane, default tolerance
+// 1e-10: error 1.7e-12 at μ = 1e4, 1e-10 at 1e6, half the steps unconverged at 1e8 — see
+// docs/scene-format.md); no measured dry-friction coefficient comes near it.
+constexpr double kMaxFriction = 1e4;
+constexpr LawKey coefficient(std::string_view key, std::string_view meaning,
+                             std::string_view text = "required",
+                             Formulations formulations = kBoth) {
+  return LawKey{key, meaning, "-", 0.0, kMaxFriction, false, kNone, text, false, formulations};
+}
+
 // ---- option values ------------------------------------------------------------------------
 constexpr std::array kForms{OptionValue{"linear"}, OptionValue{"tanh"}};
 constexpr std::array kPressures{OptionValue{"hertz"}, OptionValue{"uniform"}};
@@ -98,26 +109,24 @@ constexpr std::array kDisChocKeys{
 
 // ---- friction laws ------------------------------------------------------------------------
 constexpr std::array kCoulombKeys{
-    at_least("mu", "μ: both coefficients", "-", 0.0, kNone, "required (or mu_s and mu_k)"),
-    at_least("mu_s", "static coefficient (a contact that stuck, or is new)", "-", 0.0, kNone, "mu"),
-    at_least("mu_k", "kinetic coefficient (a contact that slid)", "-", 0.0, kNone, "mu"),
-    LawKey{"mu_t1", "anisotropic coefficient along t1, elliptic cone", "-", 0.0, kInf, false, kNone,
-           "—", false, kCompliant},
-    LawKey{"mu_t2", "anisotropic coefficient along t2", "-", 0.0, kInf, false, kNone, "—", false,
-           kCompliant},
+    coefficient("mu", "μ: both coefficients", "required (or mu_s and mu_k)"),
+    coefficient("mu_s", "static coefficient (a contact that stuck, or is new)", "mu"),
+    coefficient("mu_k", "kinetic coefficient (a contact that slid)", "mu"),
+    coefficient("mu_t1", "anisotropic coefficient along t1, elliptic cone", "—", kCompliant),
+    coefficient("mu_t2", "anisotropic coefficient along t2", "—", kCompliant),
 };
 constexpr std::array kViscousKeys{
     at_least("damping", "c: F_t = −c v_t", "N s/m", 0.0, kNone, "required"),
 };
 constexpr std::array kRegularizedKeys{
-    at_least("mu", "μ", "-", 0.0, kNone, "required"),
+    coefficient("mu", "μ"),
     above("regularization", "v_r", "m/s", 0.0, kNone, "required"),
 };
 constexpr std::array kRegularizedOptions{
     LawOption{"form", "saturation function", kForms, "tanh", ""}};
 constexpr std::array kStribeckKeys{
-    at_least("mu_s", "static coefficient", "-", 0.0, kNone, "required"),
-    at_least("mu_k", "kinetic coefficient", "-", 0.0, kNone, "required"),
+    coefficient("mu_s", "static coefficient"),
+    coefficient("mu_k", "kinetic coefficient"),
     above("stribeck_velocity", "v_s", "m/s", 0.0, kNone, "required"),
     above("exponent", "δ", "-", 0.0, 2.0),
     at_least("viscous", "c_v", "N s/m", 0.0, 0.0),
@@ -126,9 +135,9 @@ constexpr std::array kStribeckKeys{
 constexpr std::array kElasticStickKeys{
     at_least("stiffness", "K_t (RIGI_TAN)", "N/m", 0.0, 0.0),
     at_least("damping", "C_t (AMOR_TAN)", "N s/m", 0.0, 0.0),
-    at_least("mu", "COULOMB", "-", 0.0, kNone, "required (or mu_s and mu_k)"),
-    at_least("mu_s", "COULOMB_STAT", "-", 0.0, kNone, "mu"),
-    at_least("mu_k", "COULOMB_DYNA", "-", 0.0, kNone, "mu"),
+    coefficient("mu", "COULOMB", "required (or mu_s and mu_k)"),
+    coefficient("mu_s", "COULOMB_STAT", "mu"),
+    coefficient("mu_k", "COULOMB_DYNA", "mu"),
     above("threshold", "ε: slip speed below which the contact sticks", "m/s", 0.0, 1e-6),
 };
 

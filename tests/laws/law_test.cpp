@@ -49,7 +49,7 @@ TEST(Law, ErrorsNameTheKeyTheRangeAndTheMark) {
   SourceMark mark;
   LawSpec s{"coulomb", {{"mu", -0.2}}, {}, {{"mu", {12, 7}}}};
   EXPECT_EQ(message_of([&] { (void)make_friction_law(s); }, &key, &mark),
-            "friction.mu: must be ≥ 0, got -0.2");
+            "friction.mu: must be in [0, 10000], got -0.2");
   EXPECT_EQ(key, "friction.mu");
   EXPECT_EQ(mark.line, 12);
   EXPECT_EQ(mark.column, 7);
