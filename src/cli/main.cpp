@@ -68,13 +68,16 @@ int run_command(const RunArgs& args) {
           ? coulomb::load_scene_text(coulomb::builtin_scene_text("default"), "builtin:default")
           : coulomb::load_scene_file(args.scene);
   coulomb::require_runnable(scene);
-  if (args.end) {
-    if (!(*args.end > 0.0)) throw std::invalid_argument("--end: must be > 0");
-    scene.model.end_time = *args.end;
-  }
-  if (args.dt) {
-    if (!(*args.dt > 0.0)) throw std::invalid_argument("--dt: must be > 0");
-    scene.model.time_step = *args.dt;
+  // --end and --dt replace the scene's time range under the loader's rule.
+  if (args.end) scene.model.end_time = *args.end;
+  if (args.dt) scene.model.time_step = *args.dt;
+  if (args.end || args.dt) {
+    if (const std::string e =
+            coulomb::time_range_error(scene.model.end_time, scene.model.time_step);
+        !e.empty()) {
+      const char* flag = args.end && args.dt ? "--end/--dt" : (args.end ? "--end" : "--dt");
+      throw std::invalid_argument(fmt::format("{}: {}", flag, e));
+    }
   }
   coulomb::RunOptions options;
   options.output_directory =

@@ -50,11 +50,8 @@ void read_time(const Reporter& r, const Field& f, Model& m) {
   std::optional<Field> step_f = map.get("step");
   if (end_f) m.end_time = positive(r, *end_f, number(r, *end_f));
   if (step_f) m.time_step = positive(r, *step_f, number(r, *step_f));
-  if (m.time_step > m.end_time) {
-    const Field& at = step_f ? *step_f : *end_f;
-    r.fail(at,
-           fmt::format("time.step ({}) must not exceed time.end ({})", m.time_step, m.end_time));
-  }
+  if (const std::string e = time_range_error(m.end_time, m.time_step); !e.empty())
+    r.fail(step_f ? *step_f : *end_f, e);
 }
 
 void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
@@ -225,6 +222,20 @@ Scene load(std::string_view text, const std::string& file, const std::string& de
 }
 
 }  // namespace
+
+std::string time_range_error(double end_time, double time_step) {
+  if (!(end_time > 0.0) || !std::isfinite(end_time))
+    return fmt::format("time.end must be finite and > 0, got {}", end_time);
+  if (!(time_step > 0.0) || !std::isfinite(time_step))
+    return fmt::format("time.step must be finite and > 0, got {}", time_step);
+  if (time_step > end_time)
+    return fmt::format("time.step ({}) must not exceed time.end ({})", time_step, end_time);
+  if (end_time / time_step > kMaxSteps) {
+    return fmt::format("time.end / time.step = {:.3g} steps, more than the {:.0e} a run may take",
+                       end_time / time_step, kMaxSteps);
+  }
+  return "";
+}
 
 void require_runnable(const Scene& scene) {
   const Reporter r(scene.file);

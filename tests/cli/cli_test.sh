@@ -25,6 +25,15 @@ cmp -s default/trajectory.csv second/trajectory.csv || fail "two runs of one sce
 "$coulomb" run --quiet --out dt --end 0.01 --dt 1e-3
 rows=$(($(wc -l < dt/solver.csv) - 1))
 [[ $rows == 10 ]] || fail "--dt/--end: expected 10 steps, got $rows"
+# ... under the scene loader's rule: a bad range is one line, exit 2, and nothing is written.
+for bad in "--dt 10 --end 1" "--dt inf" "--end 1e300" "--end nan" "--dt 1e-12"; do
+  set +e
+  # shellcheck disable=SC2086
+  "$coulomb" run --quiet --out badtime $bad > /dev/null 2> badtime.err; status=$?
+  set -e
+  [[ $status == 2 && $(wc -l < badtime.err) == 1 ]] || fail "$bad: status $status, $(cat badtime.err)"
+  [[ ! -e badtime ]] || fail "$bad: wrote badtime/"
+done
 
 # A bad scene: exit status 2, one line FILE:LINE:COL: error: ..., no output folder created.
 printf 'name: bad\ntime: {end: 1.0, step: 1.0e-3}\nbodies:\n  - name: ball\n    mass: -1.0\n    shapes: [{type: sphere, radius: 0.1}]\n' > bad.yaml

@@ -62,6 +62,14 @@ class SceneError : public std::runtime_error {
 /// Throws SceneError at the offending key.
 void require_runnable(const Scene& scene);
 
+/// The most steps a run may take (time.end / time.step): 1e8. Beyond it a run writes more than
+/// ~15 GB of per-step solver statistics and takes days; a finer step is almost always a typo.
+inline constexpr double kMaxSteps = 1e8;
+/// Why the time range (end time, step) [s] cannot run, or "" when it can: both finite and > 0,
+/// step ≤ end, end/step ≤ kMaxSteps. The scene loader applies it to `time`, `coulomb run` to
+/// `--end`/`--dt`.
+[[nodiscard]] std::string time_range_error(double end_time, double time_step);
+
 /// Loads a scene from text; `name` is used as FILE in error messages.
 [[nodiscard]] Scene load_scene_text(std::string_view text, const std::string& name);
 
