@@ -6,6 +6,7 @@ rolling rates per contact, contact forces, solver iterations and error per step.
 """
 from __future__ import annotations
 
+import csv
 import argparse
 import os
 import sys
@@ -15,9 +16,11 @@ import numpy as np
 
 def _read_csv(path):
     """Reads a coulomb CSV into a dict of columns (numeric where possible)."""
-    with open(path) as f:
-        header = f.readline().strip().split(",")
-        rows = [line.rstrip("\n").split(",") for line in f if line.strip()]
+    # RFC 4180 (the csv module): body names with commas, quotes or newlines are quoted fields.
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        rows = [r for r in reader if r]
     columns = {}
     for i, name in enumerate(header):
         values = [r[i] for r in rows]

@@ -68,6 +68,22 @@ void append_vec(std::string& out, const Vec3& v) {
   }
 }
 
+// A text field of a CSV row per RFC 4180: as it is, or, when it holds a comma, a double quote,
+// a CR or an LF, enclosed in double quotes with each inner double quote doubled (a body named
+// `a,b` cannot add a column, nor a name with a newline a row).
+void append_field(std::string& out, std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out += text;
+    return;
+  }
+  out.push_back('"');
+  for (const char c : text) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+}
+
 }  // namespace
 
 OutputWriter::OutputWriter(const Model& /*model*/, std::string directory)
@@ -120,7 +136,7 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     append(buffer_, state.time);
     buffer_.push_back(',');
-    buffer_ += model.bodies[b].name;
+    append_field(buffer_, model.bodies[b].name);
     append_vec(buffer_, state.x_WC[b]);
     const Quat& q = state.q_WB[b];
     for (double c : {q.w(), q.x(), q.y(), q.z()}) {
@@ -140,9 +156,9 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
       const ContactRow row = contact_row(model, ws, k);
       append(buffer_, state.time);
       buffer_.push_back(',');
-      buffer_ += model.bodies[row.body1].name;
+      append_field(buffer_, model.bodies[row.body1].name);
       buffer_.push_back(',');
-      buffer_ += model.bodies[row.body2].name;
+      append_field(buffer_, model.bodies[row.body2].name);
       append_vec(buffer_, row.point);
       append_vec(buffer_, row.normal);
       buffer_.push_back(',');

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -158,7 +159,19 @@ void read_scene(const Reporter& r, const YAML::Node& root, const std::string& de
   m.name = default_name;
   m.output.every = 0;
   m.output.interval = kDefaultOutputInterval;
-  if (auto v = top.get("name")) m.name = string(r, *v);
+  if (auto v = top.get("name")) {
+    // The name is the output folder's (coulomb-out/NAME): a plain file name, never a path.
+    m.name = string(r, *v);
+    const bool control = std::any_of(m.name.begin(), m.name.end(),
+                                     [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+    if (m.name == "." || m.name == ".." || m.name.find_first_of("/\\") != std::string::npos ||
+        control || m.name.size() > 255) {
+      r.fail(*v, fmt::format("name must be a plain file name (the output folder coulomb-out/NAME): "
+                             "no '/', '\\', control character, '.' or '..', at most 255 bytes; "
+                             "got '{}'",
+                             m.name));
+    }
+  }
   if (auto v = top.get("description")) (void)string(r, *v);
   if (auto v = top.get("gravity")) m.gravity = vec3(r, *v);
   if (auto v = top.get("time")) read_time(r, *v, m);

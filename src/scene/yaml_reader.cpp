@@ -189,11 +189,52 @@ bool boolean(const Reporter& r, const Field& f) {
   return v;
 }
 
+namespace {
+// The offset of the first byte that does not start a well-formed UTF-8 sequence (shortest form,
+// no surrogates, at most U+10FFFF: RFC 3629 §4), or npos.
+std::size_t invalid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int extra = 0;
+    unsigned lo = 0x80, hi = 0xBF;  // bounds of the second byte
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      extra = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      extra = 2;
+      if (c == 0xE0) lo = 0xA0;  // no overlong form
+      if (c == 0xED) hi = 0x9F;  // no surrogate
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      extra = 3;
+      if (c == 0xF0) lo = 0x90;  // no overlong form
+      if (c == 0xF4) hi = 0x8F;  // at most U+10FFFF
+    } else {
+      return i;
+    }
+    if (i + static_cast<std::size_t>(extra) >= s.size()) return i;  // truncated sequence
+    for (int k = 1; k <= extra; ++k) {
+      const auto b = static_cast<unsigned char>(s[i + k]);
+      if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF)) return i;
+    }
+    i += static_cast<std::size_t>(extra) + 1;
+  }
+  return std::string_view::npos;
+}
+}  // namespace
+
 std::string string(const Reporter& r, const Field& f) {
   if (!f.node.IsScalar() || f.node.Scalar().empty()) {
     r.fail(f, fmt::format("{} must be a non-empty string, got {}", f.path, describe(f.node)));
   }
-  return f.node.Scalar();
+  const std::string& text = f.node.Scalar();
+  if (const std::size_t at = invalid_utf8(text); at != std::string_view::npos) {
+    r.fail(f, fmt::format("{} must be UTF-8 text; byte {} (0x{:02X}) is not", f.path, at,
+                          static_cast<unsigned char>(text[at])));
+  }
+  return text;
 }
 
 Vec3 vec3(const Reporter& r, const Field& f) {

@@ -101,6 +101,39 @@ TEST(Run, FilesHaveTheDocumentedColumnsAndOutputTimes) {
     EXPECT_EQ(entry.path().string().find(".partial"), std::string::npos) << entry.path();
 }
 
+// Body names are CSV fields per RFC 4180: a name with a comma, a quote and a newline is quoted
+// (inner quotes doubled), so it adds neither a column nor a row.
+TEST(Run, NamesAreQuotedCsvFields) {
+  std::string text = kScene;
+  const std::string from = "  - name: a\n";
+  text.replace(text.find(from), from.size(), "  - name: \"a,\\\"b\\\"\\n0,evil\"\n");
+  Scene scene = load_scene_text(text, "pile.yaml");
+  ASSERT_EQ(scene.model.bodies[1].name, "a,\"b\"\n0,evil");
+  RunOptions options;
+  options.output_directory = fresh_dir("quoted").string();
+  coulomb::run(scene.model, scene.state, options);
+  const std::string traj = read(fs::path(options.output_directory) / "trajectory.csv");
+  EXPECT_NE(traj.find(",\"a,\"\"b\"\"\n0,evil\","), std::string::npos);
+  // Every record has the header's column count when quoted fields are honoured.
+  const std::string_view header(kTrajectoryHeader);
+  const auto columns = std::count(header.begin(), header.end(), ',') + 1;
+  std::vector<std::size_t> counts(1, 1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < traj.size(); ++i) {
+    const char c = traj[i];
+    if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      ++counts.back();
+    } else if (c == '\n' && !quoted && i + 1 < traj.size()) {
+      counts.push_back(1);
+    }
+  }
+  EXPECT_EQ(counts.size(), 1u + 31u * 3u);
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    EXPECT_EQ(counts[r], static_cast<std::size_t>(columns)) << "record " << r;
+}
+
 // Output times by interval: the step nearest each multiple of S, plus the start and the last step.
 TEST(Run, OutputIntervalPicksTheNearestSteps) {
   Scene scene = load_scene_text(kScene, "pile.yaml");

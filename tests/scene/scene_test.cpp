@@ -507,5 +507,29 @@ TEST(Scene, BadFilesGiveTheirExpectedMessage) {
   }
 }
 
+// Names are UTF-8 text (RFC 3629): well-formed names of 1 to 4 bytes per character load; a stray
+// byte, an overlong form, a surrogate, a code point above U+10FFFF and a truncated sequence are
+// rejected at the name, saying which byte.
+TEST(Scene, NamesMustBeUtf8) {
+  auto scene_with = [](const std::string& name) {
+    return "bodies:\n  - name: \"" + name +
+           "\"\n    mass: 1\n    shapes: [{type: sphere, radius: 1}]\n";
+  };
+  for (const std::string good :
+       {"b", "b\xC3\xA9", "\xE2\x9C\x93", "\xF0\x9D\x84\x9E", "\xEF\xBF\xBD"})
+    EXPECT_EQ(load_scene_text(scene_with(good), "utf8.yaml").model.bodies[0].name, good);
+  for (const std::string bad : {"b\xFF", "\xC0\x80", "\xED\xA0\x80", "\xF4\x90\x80\x80",
+                                "\xF5\x80\x80\x80", "\xE2\x82", "a\x80"}) {
+    try {
+      (void)load_scene_text(scene_with(bad), "utf8.yaml");
+      ADD_FAILURE() << "accepted a name that is not UTF-8";
+    } catch (const SceneError& e) {
+      EXPECT_NE(std::string(e.what()).find("bodies[0].name must be UTF-8 text; byte"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace coulomb
