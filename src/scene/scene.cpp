@@ -173,7 +173,7 @@ void read_scene(const Reporter& r, const YAML::Node& root, const std::string& de
     }
   }
   if (auto v = top.get("description")) (void)string(r, *v);
-  if (auto v = top.get("gravity")) m.gravity = vec3(r, *v);
+  if (auto v = top.get("gravity")) m.gravity = bounded_vec3(r, *v, kMaxGravity, "m/s^2");
   if (auto v = top.get("time")) read_time(r, *v, m);
   if (auto v = top.get("solver")) read_solver(r, *v, m.solver);
   if (auto v = top.get("output")) read_output(r, *v, m.output);

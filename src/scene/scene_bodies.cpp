@@ -216,12 +216,12 @@ void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init) 
     for (const Field& s : shape_fields) shapes.push_back(read_shape(r, s, body.fixed));
   }
   // Pose and twist (the velocity is that of the centre of mass).
-  if (auto v = map.get("position")) init.p_WB = vec3(r, *v);
+  if (auto v = map.get("position")) init.p_WB = bounded_vec3(r, *v, kMaxPosition, "m");
   if (auto v = map.get("orientation")) init.q_WB = orientation(r, *v);
   std::optional<Field> vel = map.get("velocity");
   std::optional<Field> ang = map.get("angular_velocity");
-  if (vel) init.v_WC = vec3(r, *vel);
-  if (ang) init.w_W = vec3(r, *ang);
+  if (vel) init.v_WC = bounded_vec3(r, *vel, kMaxSpeed, "m/s");
+  if (ang) init.w_W = bounded_vec3(r, *ang, kMaxSpeed, "rad/s");
   std::optional<Field> com_f = map.get("center_of_mass");
   if (com_f) body.com_B = vec3(r, *com_f);
 
@@ -273,6 +273,10 @@ void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init) 
     }
     if (mass_f) {
       body.mass = positive(r, *mass_f, number(r, *mass_f));
+      if (body.mass > kMaxMass) {
+        r.fail(*mass_f, fmt::format("{}.mass must be at most {:g} kg, got {}", map.path(), kMaxMass,
+                                    body.mass));
+      }
       if (!inertia_f) {
         // Shapes' inertia (about their own centroid) scaled to the given mass.
         const MassProperties unit = shapes_mass(r, shapes, shape_fields, 1.0);
@@ -281,6 +285,11 @@ void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init) 
     } else {
       const MassProperties mp = shapes_mass(r, shapes, shape_fields, density);
       body.mass = mp.mass;
+      if (body.mass > kMaxMass) {
+        r.fail(density_f ? density_f->loc : map.loc(),
+               fmt::format("{} has a mass of {:g} kg from its density, more than {:g} kg",
+                           map.path(), body.mass, kMaxMass));
+      }
       body.inertia_B = mp.inertia;
       if (!com_f) body.com_B = mp.com;
     }

@@ -246,6 +246,15 @@ Vec3 vec3(const Reporter& r, const Field& f) {
   return {number(r, e[0]), number(r, e[1]), number(r, e[2])};
 }
 
+Vec3 bounded_vec3(const Reporter& r, const Field& f, double limit, const char* unit) {
+  const Vec3 v = vec3(r, f);
+  if (!(v.cwiseAbs().maxCoeff() <= limit)) {
+    r.fail(f, fmt::format("{} must have components within ±{:g} {}, got [{}, {}, {}]", f.path,
+                          limit, unit, v.x(), v.y(), v.z()));
+  }
+  return v;
+}
+
 double positive(const Reporter& r, const Field& f, double value) {
   if (!(value > 0.0)) r.fail(f, fmt::format("{} must be > 0, got {}", f.path, f.node.Scalar()));
   return value;

@@ -114,6 +114,9 @@ class MapView {
 [[nodiscard]] Vec3 vec3(const Reporter& r, const Field& f);
 
 // Range checks on a number already read; the message quotes the scalar as written.
+/// A vector whose components lie within ±limit (`unit` names it in the message); the reason for
+/// the bound is in docs/scene-format.md ("Bounds").
+Vec3 bounded_vec3(const Reporter& r, const Field& f, double limit, const char* unit);
 double positive(const Reporter& r, const Field& f, double value);                        // > 0
 double non_negative(const Reporter& r, const Field& f, double value);                    // >= 0
 double in_range(const Reporter& r, const Field& f, double value, double lo, double hi);  // [lo, hi]
