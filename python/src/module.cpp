@@ -7,6 +7,8 @@
 #include <coulomb/validate/validate.hpp>
 #include <coulomb/world/world.hpp>
 
+#include "laws.hpp"
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -264,6 +266,7 @@ std::string run_validation(const std::vector<std::string>& cases, bool quick,
 PYBIND11_MODULE(_coulomb, m) {
   m.doc() = "coulomb: rigid bodies in frictional contact (C++ core)";
   py::register_exception<SceneError>(m, "SceneError", PyExc_ValueError);
+  coulomb::python::bind_laws(m);
 
   m.def(
       "load_file", [](const std::string& path) { return PySimulation(load_scene_file(path)); },
