@@ -674,9 +674,16 @@ std::unique_ptr<PyLaw> make(const std::string& section_text, const std::optional
     law = given.cast<std::string>();
   }
   spec.law = law ? *law : has_named_laws(section) ? std::string() : section_text;
+  const LawInfo* row = find_law(section, spec.law);  // null: the factory names the valid laws
   for (auto item : params) {
     const std::string key = py::str(item.first);
-    if (key != "law") put_parameter(spec, section_text, key, item.second);
+    if (key == "law") continue;
+    // A numeric key of the law given a name: refused here (the scene reader's rule: the row's
+    // keys are numbers), in the words of the law's own checks.
+    if (row != nullptr && row->key(key) != nullptr && py::isinstance<py::str>(item.second))
+      throw py::value_error(section_text + "." + key + ": must be a number, got '" +
+                            item.second.cast<std::string>() + "'");
+    put_parameter(spec, section_text, key, item.second);
   }
 
   LawContext context;

@@ -286,8 +286,10 @@ PYBIND11_MODULE(_coulomb, m) {
     for (const auto& c : validate::validation_cases()) names.push_back(c.name);
     return names;
   });
-  m.def("builtin_scene_text",
-        [](const std::string& name) { return std::string(builtin_scene_text(name)); });
+  m.def(
+      "builtin_scene_text",
+      [](const std::string& name) { return std::string(builtin_scene_text(name)); },
+      py::arg("name"));
 
   py::class_<PySimulation>(m, "Simulation")
       .def("step", &PySimulation::step, py::arg("n") = 1)
