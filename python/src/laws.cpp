@@ -341,7 +341,8 @@ class PyNormalLaw : public PyLaw {
       : PyLaw(std::move(base)), law_(std::move(law)) {}
   [[nodiscard]] const NormalLaw& law() const { return *law_; }
 
-  py::dict evaluate(py::handle delta, py::handle rate, py::handle radius) const {
+  py::dict evaluate(const py::object& delta, const py::object& rate,
+                    const py::object& radius) const {
     Batch b;
     b.add("delta", delta, 0);
     b.add("rate", rate, 0);
@@ -417,8 +418,8 @@ class PyFrictionLaw : public PyLaw {
       : PyLaw(std::move(base)), law_(std::move(law)) {}
   [[nodiscard]] const FrictionLaw& law() const { return *law_; }
 
-  py::dict evaluate(py::handle slip, py::handle normal_force, py::handle displacement,
-                    py::handle memory) const {
+  py::dict evaluate(const py::object& slip, const py::object& normal_force,
+                    const py::object& displacement, const py::object& memory) const {
     Batch b;
     add_memory(b, memory);  // inputs 0..3
     b.add("slip", slip, 2);
@@ -466,7 +467,7 @@ class PyFrictionLaw : public PyLaw {
     return d;
   }
 
-  py::array_t<double> cone_coefficients(py::handle memory) const {
+  py::array_t<double> cone_coefficients(const py::object& memory) const {
     Batch b;
     add_memory(b, memory);
     auto mu = b.output({2});
@@ -487,7 +488,7 @@ class PyRollingLaw : public PyLaw {
       : PyLaw(std::move(base)), law_(std::move(law)) {}
   [[nodiscard]] const RollingLaw& law() const { return *law_; }
 
-  py::dict evaluate(py::handle omega, py::handle normal_force) const {
+  py::dict evaluate(const py::object& omega, const py::object& normal_force) const {
     Batch b;
     b.add("omega", omega, 2);
     b.add("normal_force", normal_force, 0);
@@ -520,7 +521,7 @@ class PyPivotingLaw : public PyLaw {
       : PyLaw(std::move(base)), law_(std::move(law)) {}
   [[nodiscard]] const PivotingLaw& law() const { return *law_; }
 
-  py::dict evaluate(py::handle omega, py::handle normal_force) const {
+  py::dict evaluate(const py::object& omega, const py::object& normal_force) const {
     Batch b;
     b.add("omega", omega, 0);
     b.add("normal_force", normal_force, 0);
@@ -552,8 +553,8 @@ class PyContensouLaw : public PyLaw {
       : PyLaw(std::move(base)), law_(std::move(law)) {}
   [[nodiscard]] const ContensouLaw& law() const { return *law_; }
 
-  py::dict evaluate(py::handle slip, py::handle spin, py::handle normal_force, py::handle rolling,
-                    py::handle radius) const {
+  py::dict evaluate(const py::object& slip, const py::object& spin, const py::object& normal_force,
+                    const py::object& rolling, const py::object& radius) const {
     Batch b;
     b.add("slip", slip, 2);
     b.add("spin", spin, 0);
@@ -623,7 +624,7 @@ class PyContensouLaw : public PyLaw {
     return d;
   }
 
-  py::array_t<double> patch_radius(py::handle normal_force, py::handle radius) const {
+  py::array_t<double> patch_radius(const py::object& normal_force, const py::object& radius) const {
     Batch b;
     b.add("normal_force", normal_force, 0);
     b.add("equivalent_radius", radius, 0);
@@ -776,23 +777,34 @@ void bind_laws(py::module_& m) {
       .def_property_readonly("restitution",
                              [](const PyNormalLaw& l) { return l.law().restitution(); })
       .def("evaluate", &PyNormalLaw::evaluate, py::arg("delta"), py::arg("rate") = 0.0,
-           py::arg("equivalent_radius") = inf);
+           py::arg("equivalent_radius") = inf,
+           "Penetration δ = −gap [m], its rate δ̇ [m/s] and the equivalent radius R* [m] (Hertz "
+           "laws without stiffness), broadcast; returns {force, d_delta, d_rate, power, "
+           "potential} arrays of the broadcast shape.");
   py::class_<PyFrictionLaw, PyLaw>(m, "FrictionLaw", "A friction law: F_t(v_t, N, x_t, memory).")
       .def_property_readonly("set_valued",
                              [](const PyFrictionLaw& l) { return l.law().set_valued(); })
       .def_property_readonly("isotropic_coefficient",
                              [](const PyFrictionLaw& l) { return l.law().isotropic_coefficient(); })
-      .def("cone_coefficients", &PyFrictionLaw::cone_coefficients, py::arg("memory") = py::none())
+      .def("cone_coefficients", &PyFrictionLaw::cone_coefficients, py::arg("memory") = py::none(),
+           "(μ along t1, μ along t2) of the admissible cone given the memory: shape (..., 2).")
       .def("evaluate", &PyFrictionLaw::evaluate, py::arg("slip"), py::arg("normal_force"),
-           py::arg("displacement") = py::none(), py::arg("memory") = py::none());
+           py::arg("displacement") = py::none(), py::arg("memory") = py::none(),
+           "Slip v_t (..., 2) [m/s], normal force N [N], tangential displacement x_t (..., 2) [m] "
+           "and memory {sticking, anchor_force, anchor, previous_slip} (default: a new "
+           "contact), broadcast; returns {force (..., 2), d_slip (..., 2, 2), d_normal, "
+           "d_displacement, power, stored, memory}, [..., i, j] = ∂F_i/∂v_j.");
   py::class_<PyRollingLaw, PyLaw>(m, "RollingLaw", "A rolling law: M_t(ω_t, N).")
       .def_property_readonly("coefficient",
                              [](const PyRollingLaw& l) { return l.law().coefficient(); })
-      .def("evaluate", &PyRollingLaw::evaluate, py::arg("omega"), py::arg("normal_force"));
+      .def("evaluate", &PyRollingLaw::evaluate, py::arg("omega"), py::arg("normal_force"),
+           "Rolling rate ω_t (..., 2) [rad/s] and N [N], broadcast; returns {moment (..., 2), "
+           "d_omega (..., 2, 2), d_normal (..., 2), power}.");
   py::class_<PyPivotingLaw, PyLaw>(m, "PivotingLaw", "A pivoting or soft-finger law: M_n(ω_n, N).")
       .def_property_readonly("coefficient",
                              [](const PyPivotingLaw& l) { return l.law().coefficient(); })
-      .def("evaluate", &PyPivotingLaw::evaluate, py::arg("omega"), py::arg("normal_force"));
+      .def("evaluate", &PyPivotingLaw::evaluate, py::arg("omega"), py::arg("normal_force"),
+           "Spin ω_n [rad/s] and N [N], broadcast; returns {moment, d_omega, d_normal, power}.");
   py::class_<PyContensouLaw, PyLaw>(
       m, "ContensouLaw", "Coupled sliding and spinning: F_t, M_n, M_t(v_t, ω_n, ω_t, N).")
       .def_property_readonly("model",
@@ -800,15 +812,24 @@ void bind_laws(py::module_& m) {
       .def_property_readonly("friction_coefficient",
                              [](const PyContensouLaw& l) { return l.law().friction_coefficient(); })
       .def("patch_radius", &PyContensouLaw::patch_radius, py::arg("normal_force"),
-           py::arg("equivalent_radius") = inf)
+           py::arg("equivalent_radius") = inf,
+           "Patch radius a [m]: the given radius, or Hertz's (3 N R*/(4 E*))^{1/3}.")
       .def("evaluate", &PyContensouLaw::evaluate, py::arg("slip"), py::arg("spin"),
            py::arg("normal_force"), py::arg("rolling") = py::none(),
-           py::arg("equivalent_radius") = inf);
+           py::arg("equivalent_radius") = inf,
+           "Slip v_t (..., 2) [m/s], spin ω_n [rad/s], N [N], rolling rate ω_t (..., 2) [rad/s] "
+           "and R* [m], broadcast; returns the PatchResult fields (force, moment, "
+           "rolling_moment, patch_radius, their derivatives, the three powers, set_valued).");
 
   m.def("make_law", &make, py::arg("section"), py::arg("name") = py::none(), py::pos_only(),
         py::kw_only(), py::arg("materials") = py::none(), py::arg("friction") = py::none(),
         py::arg("rolling_resistance") = py::none(),
-        "Builds a law through the registry's factory: make_law(section, name, **params).");
+        "Builds a law through the registry's factory, e.g. make_law('normal', 'hertz', "
+        "stiffness=1e9): the section, the law's name (one-law sections: optional) and its "
+        "scene-file keys; materials (a mapping, or a pair, with young_modulus and "
+        "poisson_ratio), friction (the contact's μ, or its FrictionLaw) and rolling_resistance "
+        "(a mapping, contensou only) are the contact's context. Bad parameters raise ValueError "
+        "with the law's message.");
 }
 
 }  // namespace coulomb::python
