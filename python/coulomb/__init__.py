@@ -6,13 +6,17 @@
     sim.positions()       # (nbodies, 3) centre-of-mass positions [m], scene order
     sim.contacts()["fn"]  # normal forces of the last step [N]
 
+    hertz = coulomb.make_law("normal", "hertz", stiffness=1e9)   # built by the law registry
+    hertz.evaluate(delta=np.linspace(0, 1e-4, 11))["force"]    # N = K δ^{3/2}, numpy in and out
+    coulomb.make_law("friction", "coulomb", mu=0.3).evaluate(slip=[[1.0, 0.0]], normal_force=10.0)
+    coulomb.laws()        # every law of the registry: keys, units, ranges, defaults
     coulomb.law("stribeck", mu_s=0.5, mu_k=0.3, vs=0.01, v=np.linspace(0, 0.1, 101))
-                          # {"v": array, "mu": array}, like `coulomb law stribeck ...`
+                          # {"v": array, "mu": array}, the table of `coulomb law stribeck ...`
     coulomb.validate(case="billiard")   # the validation report as a dict
 
 Errors in scenes raise coulomb.SceneError (a ValueError) with the CLI's message
-"FILE:LINE:COL: error: MESSAGE"; bad law arguments raise ValueError with the message of
-`coulomb law`. Steps whose contact solve did not converge emit a coulomb.ConvergenceWarning (a
+"FILE:LINE:COL: error: MESSAGE"; bad law parameters raise ValueError with the law's own message,
+the one a scene file gets at that key (e.g. "friction.mu: must be ≥ 0, got -1"). Steps whose contact solve did not converge emit a coulomb.ConvergenceWarning (a
 RuntimeWarning) with the text `coulomb run` prints, e.g. "12 of 5000 steps did not converge (worst
 error 0.0032 at t = 1.234 s)"; sim.solver_statistics() holds the details.
 """
@@ -26,10 +30,12 @@ from typing import Any, Mapping, Optional
 import numpy as np
 
 from . import _coulomb
-from ._coulomb import SceneError
+from ._coulomb import (ContensouLaw, FrictionLaw, Law, NormalLaw, PivotingLaw, RollingLaw,
+                       SceneError, laws, make_law)
 
 __all__ = ["load", "Simulation", "SceneError", "ConvergenceWarning", "builtin_scene", "law",
-           "validate", "validation_cases"]
+           "laws", "make_law", "Law", "NormalLaw", "FrictionLaw", "RollingLaw", "PivotingLaw",
+           "ContensouLaw", "validate", "validation_cases"]
 
 
 class ConvergenceWarning(RuntimeWarning):
@@ -168,8 +174,9 @@ def _law_value(value: Any) -> str:
 
 
 def law(name: str, **params: Any) -> dict:
-    """Evaluates a contact law exactly as `coulomb law NAME --key value ...` does (the C++
-    tabulation; keys are the scene-file keys, e.g. mu_s, vs, model, pressure). The sampled
+    """The table of `coulomb law NAME --key value ...` (the C++ tabulation, in process; keys are
+    the scene-file keys, e.g. mu_s, vs, model, pressure), for plots that mirror the CLI's. To
+    evaluate a law over arrays of any shape, with its derivatives, build it with make_law. The sampled
     variable (v, delta, omega, eps, ...) takes a sequence or array, or a "start:stop:step" text.
     Returns the CSV columns as numpy arrays keyed by their names, e.g.
     law("contensou", model="exact", pressure="hertz", eps=[0, 1]) -> {"eps", "F", "m"}.

@@ -7,6 +7,8 @@
 #include <coulomb/validate/validate.hpp>
 #include <coulomb/world/world.hpp>
 
+#include "laws.hpp"
+
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -264,6 +266,7 @@ std::string run_validation(const std::vector<std::string>& cases, bool quick,
 PYBIND11_MODULE(_coulomb, m) {
   m.doc() = "coulomb: rigid bodies in frictional contact (C++ core)";
   py::register_exception<SceneError>(m, "SceneError", PyExc_ValueError);
+  coulomb::python::bind_laws(m);
 
   m.def(
       "load_file", [](const std::string& path) { return PySimulation(load_scene_file(path)); },
@@ -283,8 +286,10 @@ PYBIND11_MODULE(_coulomb, m) {
     for (const auto& c : validate::validation_cases()) names.push_back(c.name);
     return names;
   });
-  m.def("builtin_scene_text",
-        [](const std::string& name) { return std::string(builtin_scene_text(name)); });
+  m.def(
+      "builtin_scene_text",
+      [](const std::string& name) { return std::string(builtin_scene_text(name)); },
+      py::arg("name"));
 
   py::class_<PySimulation>(m, "Simulation")
       .def("step", &PySimulation::step, py::arg("n") = 1)
