@@ -57,13 +57,17 @@ class Simulation:
 
     # -- stepping --------------------------------------------------------------------------
     def step(self, n: int = 1) -> "Simulation":
-        """Takes n time steps. Warns (ConvergenceWarning) if some of them did not converge."""
+        """Takes n ≥ 0 time steps (ValueError otherwise). Warns (ConvergenceWarning) if some of
+        them did not converge. Other Python threads run while it steps."""
+        if isinstance(n, bool) or not float(n).is_integer():
+            raise ValueError(f"step: n must be a whole number of steps, got {n!r}")
         _warn_if(self._core.step(int(n)))
         return self
 
     def run(self, end: Optional[float] = None) -> "Simulation":
-        """Steps to time `end` [s] (default: the scene's end time). Warns (ConvergenceWarning)
-        if some steps did not converge."""
+        """Steps to time `end` [s] (default: the scene's end time; ValueError for a time that is
+        not finite or before the current one). Warns (ConvergenceWarning) if some steps did not
+        converge."""
         _warn_if(self._core.run(end))
         return self
 
@@ -117,7 +121,10 @@ class Simulation:
 
     def set_state(self, positions=None, orientations=None, velocities=None,
                   angular_velocities=None, time: Optional[float] = None) -> None:
-        """Sets any part of the state (arrays with one row per body, scene order)."""
+        """Sets any part of the state (arrays with one row per body, scene order). Atomic: every
+        array is checked first (shape, finite values within the scene loader's bounds, non-zero
+        quaternions, fixed bodies left where they are) and ValueError names what is wrong;
+        nothing changes then."""
         as_array = lambda a: None if a is None else np.ascontiguousarray(a, dtype=float)
         self._core.set_state(as_array(positions), as_array(orientations), as_array(velocities),
                              as_array(angular_velocities), time)
@@ -146,10 +153,19 @@ class Simulation:
         return self._core.solver_statistics()
 
 
+def _plain(value: Any) -> Any:
+    """numpy scalars and arrays as the Python numbers and lists json writes."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"a scene dict holds a {type(value).__name__}, which is not scene data")
+
+
 def load(scene: Any) -> Simulation:
     """Loads a scene from a file path (YAML or JSON) or from a dict with the scene-file keys."""
     if isinstance(scene, Mapping):
-        return Simulation(_coulomb.load_text(json.dumps(scene), "<dict>"))
+        return Simulation(_coulomb.load_text(json.dumps(scene, default=_plain), "<dict>"))
     return Simulation(_coulomb.load_file(os.fspath(scene)))
 
 

@@ -13,12 +13,17 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace py = pybind11;
 using namespace coulomb;
@@ -32,18 +37,38 @@ class PySimulation {
 
   // Takes n steps; returns the convergence warning of these steps (empty if all converged), the
   // text `coulomb run` prints, for the Python layer to raise as a ConvergenceWarning.
+  // The GIL is released while stepping: other Python threads run meanwhile.
   std::string step(long n) {
+    if (n < 0) throw std::invalid_argument("step: n must be >= 0, got " + std::to_string(n));
     SolverStatistics call;
-    for (long i = 0; i < n; ++i) {
-      const StepReport& r = sim_.step();
-      if (r.active_contacts > 0) call.add(r.solver, sim_.state().time);
-      if (!sim_.finite()) throw std::runtime_error(sim_.non_finite());
+    std::string non_finite;
+    {
+      const py::gil_scoped_release release;
+      for (long i = 0; i < n; ++i) {
+        const StepReport& r = sim_.step();
+        if (r.active_contacts > 0) call.add(r.solver, sim_.state().time);
+        if (!sim_.finite()) {
+          non_finite = sim_.non_finite();
+          break;
+        }
+      }
     }
     stepped_ = true;
+    if (!non_finite.empty()) throw std::runtime_error(non_finite);
     return convergence_warning(call, n);
   }
   std::string run(std::optional<double> end) {
-    const auto n = sim_.steps_to(end.value_or(sim_.model().end_time));
+    const double t = end.value_or(sim_.model().end_time);
+    if (!std::isfinite(t) || t < sim_.state().time) {
+      throw std::invalid_argument("run: end must be a finite time >= the current time " +
+                                  std::to_string(sim_.state().time) + " s, got " +
+                                  std::to_string(t));
+    }
+    const auto n = sim_.steps_to(t);
+    if (static_cast<double>(n) > kMaxSteps) {
+      throw std::invalid_argument("run: " + std::to_string(n) + " steps to t = " +
+                                  std::to_string(t) + " s, more than the 1e8 a run may take");
+    }
     return n > 0 ? step(static_cast<long>(n)) : std::string();
   }
   // Runs to the scene's end time writing the usual output files into `directory`; returns the
@@ -80,43 +105,90 @@ class PySimulation {
     return a;
   }
 
-  // Sets any part of the state; arrays have one row per body in scene order.
+  // Sets any part of the state; arrays have one row per body in scene order. Atomic: every
+  // array is checked (shape, finite values within the loader's bounds, non-zero quaternions, a
+  // fixed body left where it is) before anything is changed.
   void set_state(std::optional<py::array_t<double>> x, std::optional<py::array_t<double>> q,
                  std::optional<py::array_t<double>> v, std::optional<py::array_t<double>> w,
                  std::optional<double> time) {
     State& s = sim_.state();
+    const Model& model = sim_.model();
     const auto nb = static_cast<py::ssize_t>(s.body_count());
-    auto check = [nb](const py::array_t<double>& a, py::ssize_t cols, const char* what) {
+    // Rows of an (nb, cols) array, checked.
+    auto rows = [&](const py::array_t<double>& a, py::ssize_t cols, const char* what,
+                    double limit) {
       if (a.ndim() != 2 || a.shape(0) != nb || a.shape(1) != cols)
         throw std::invalid_argument(std::string(what) + ": expected an array of shape (" +
                                     std::to_string(nb) + ", " + std::to_string(cols) + ")");
+      auto m = a.unchecked<2>();
+      std::vector<double> out(static_cast<std::size_t>(nb * cols));
+      for (py::ssize_t i = 0; i < nb; ++i) {
+        for (py::ssize_t c = 0; c < cols; ++c) {
+          const double value = m(i, c);
+          if (!std::isfinite(value) || std::abs(value) > limit) {
+            throw std::invalid_argument(std::string(what) + ": body '" + model.bodies[i].name +
+                                        "' has " + std::to_string(value) +
+                                        ", not a finite number within ±" +
+                                        fmt::format("{:g}", limit));
+          }
+          out[static_cast<std::size_t>(i * cols + c)] = value;
+        }
+      }
+      return out;
+    };
+    constexpr double kAny = std::numeric_limits<double>::max();
+    std::vector<Vec3> new_x = s.x_WC, new_v = s.v_WC, new_w = s.w_W;
+    std::vector<Quat> new_q = s.q_WB;
+    auto fixed_moved = [&](py::ssize_t i, bool changed, const char* what) {
+      if (model.bodies[i].fixed && changed) {
+        throw std::invalid_argument(std::string(what) + ": body '" + model.bodies[i].name +
+                                    "' is fixed; its value cannot change");
+      }
     };
     if (x) {
-      check(*x, 3, "positions");
-      auto m = x->unchecked<2>();
-      for (py::ssize_t i = 0; i < nb; ++i) s.x_WC[i] = Vec3(m(i, 0), m(i, 1), m(i, 2));
+      const std::vector<double> d = rows(*x, 3, "positions", kMaxPosition);
+      for (py::ssize_t i = 0; i < nb; ++i) {
+        const Vec3 xi(d[3 * i], d[3 * i + 1], d[3 * i + 2]);
+        fixed_moved(i, xi != s.x_WC[i], "positions");
+        new_x[i] = xi;
+      }
     }
     if (q) {
-      check(*q, 4, "orientations");
-      auto m = q->unchecked<2>();
+      const std::vector<double> d = rows(*q, 4, "orientations", kAny);
       for (py::ssize_t i = 0; i < nb; ++i) {
-        Quat qi(m(i, 0), m(i, 1), m(i, 2), m(i, 3));
-        if (!(qi.norm() > 0.0)) throw std::invalid_argument("orientations: a quaternion is zero");
-        s.q_WB[i] = qi.normalized();
+        const Quat qi(d[4 * i], d[4 * i + 1], d[4 * i + 2], d[4 * i + 3]);
+        if (!(qi.norm() > 0.0))
+          throw std::invalid_argument("orientations: body '" + model.bodies[i].name +
+                                      "' has a zero quaternion");
+        const Quat unit = qi.normalized();
+        // The same rotation (q or −q, to round-off of the normalisation) leaves a fixed body be.
+        fixed_moved(i, std::abs(unit.dot(s.q_WB[i])) < 1.0 - 1e-12, "orientations");
+        new_q[i] = model.bodies[i].fixed ? s.q_WB[i] : unit;
       }
     }
     if (v) {
-      check(*v, 3, "velocities");
-      auto m = v->unchecked<2>();
-      for (py::ssize_t i = 0; i < nb; ++i)
-        if (!sim_.model().bodies[i].fixed) s.v_WC[i] = Vec3(m(i, 0), m(i, 1), m(i, 2));
+      const std::vector<double> d = rows(*v, 3, "velocities", kMaxSpeed);
+      for (py::ssize_t i = 0; i < nb; ++i) {
+        const Vec3 vi(d[3 * i], d[3 * i + 1], d[3 * i + 2]);
+        fixed_moved(i, vi != s.v_WC[i], "velocities");
+        new_v[i] = vi;
+      }
     }
     if (w) {
-      check(*w, 3, "angular_velocities");
-      auto m = w->unchecked<2>();
-      for (py::ssize_t i = 0; i < nb; ++i)
-        if (!sim_.model().bodies[i].fixed) s.w_W[i] = Vec3(m(i, 0), m(i, 1), m(i, 2));
+      const std::vector<double> d = rows(*w, 3, "angular_velocities", kMaxSpeed);
+      for (py::ssize_t i = 0; i < nb; ++i) {
+        const Vec3 wi(d[3 * i], d[3 * i + 1], d[3 * i + 2]);
+        fixed_moved(i, wi != s.w_W[i], "angular_velocities");
+        new_w[i] = wi;
+      }
     }
+    if (time && (!std::isfinite(*time) || *time < 0.0))
+      throw std::invalid_argument("time: must be finite and >= 0, got " + std::to_string(*time));
+    // Everything checked: apply.
+    s.x_WC = std::move(new_x);
+    s.q_WB = std::move(new_q);
+    s.v_WC = std::move(new_v);
+    s.w_W = std::move(new_w);
     if (time) {
       s.time = *time;
       s.time_carry = 0.0;  // the compensated time sum starts afresh from the given time

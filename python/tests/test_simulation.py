@@ -153,3 +153,60 @@ def test_converged_steps_do_not_warn():
     assert stats["not_converged"] == 0 and stats["solves"] == 20
     # `auto` (the default) answered every step with NSGS alone.
     assert stats["methods"] == {"nsgs": 20} and stats["auto_switches"] == 0
+
+
+def test_set_state_is_atomic_and_validated():
+    sim = coulomb.load(BILLIARD)
+    x0, q0, v0 = sim.positions(), sim.orientations(), sim.velocities()
+    x = x0.copy()
+    x[1] = [0.5, 0.0, 0.1]
+    bad_q = q0.copy()
+    bad_q[1] = 0.0
+    # A bad orientation after good positions: nothing is applied.
+    with pytest.raises(ValueError, match="zero quaternion"):
+        sim.set_state(positions=x, orientations=bad_q)
+    np.testing.assert_array_equal(sim.positions(), x0)
+    nan_v = v0.copy()
+    nan_v[1, 0] = np.nan
+    with pytest.raises(ValueError, match="velocities: body 'ball'"):
+        sim.set_state(velocities=nan_v)
+    far = x0.copy()
+    far[1, 1] = 1e308
+    with pytest.raises(ValueError, match="positions: body 'ball'"):
+        sim.set_state(positions=far)
+    moved = x0.copy()
+    moved[0] = [0.0, 0.0, 1.0]
+    with pytest.raises(ValueError, match="'table' is fixed"):
+        sim.set_state(positions=moved)
+    with pytest.raises(ValueError, match="time"):
+        sim.set_state(time=float("nan"))
+    np.testing.assert_array_equal(sim.positions(), x0)
+    np.testing.assert_array_equal(sim.velocities(), v0)
+    # Giving a fixed body its own state back is allowed.
+    sim.set_state(positions=x0, orientations=q0, velocities=v0)
+
+
+def test_step_and_run_reject_bad_arguments():
+    sim = coulomb.load(BILLIARD)
+    for bad in (-5, 2.5, True):
+        with pytest.raises(ValueError, match="step"):
+            sim.step(bad)
+    for bad in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(ValueError, match="run: end"):
+            sim.run(bad)
+    assert sim.time == 0.0
+    sim.step(np.int64(2))
+    assert sim.time == pytest.approx(2e-4)
+
+
+def test_load_takes_numpy_scalars_and_arrays():
+    scene = dict(BILLIARD)
+    scene["time"] = {"end": np.float64(0.01), "step": np.float32(1e-3)}
+    ball = dict(BILLIARD["bodies"][1])
+    ball["velocity"] = np.array([2.0, 0.0, 0.0])
+    ball["mass"] = np.int64(1)
+    scene["bodies"] = [BILLIARD["bodies"][0], ball]
+    sim = coulomb.load(scene).run()
+    assert sim.time == pytest.approx(0.01)
+    with pytest.raises(TypeError, match="not scene data"):
+        coulomb.load({"bodies": [object()]})

@@ -12,14 +12,6 @@
 
 namespace coulomb::scene_detail {
 
-/// Bounds on what a scene may give (docs/scene-format.md, "Bounds"): with them every derived
-/// quantity (½ m v², m g z, impulses) stays below ~1e25, far from overflow, and positions keep a
-/// double spacing (1.2e-10 m at 1e6 m) well below the position tolerance (1e-8 m).
-inline constexpr double kMaxPosition = 1e6;  ///< |x|, |y|, |z| of a body [m]
-inline constexpr double kMaxSpeed = 1e6;     ///< components of v [m/s] and ω [rad/s]
-inline constexpr double kMaxMass = 1e12;     ///< a body's mass [kg]
-inline constexpr double kMaxGravity = 1e6;   ///< components of gravity [m/s²]
-
 /// The initial state of one body as the scene gives it (body frame B).
 struct InitialState {
   Vec3 p_WB = Vec3::Zero();

@@ -62,6 +62,15 @@ class SceneError : public std::runtime_error {
 /// Throws SceneError at the offending key.
 void require_runnable(const Scene& scene);
 
+/// Bounds on what a scene (and Python's set_state) may give (docs/scene-format.md, "Bounds"):
+/// with them every derived quantity (½ m v², m g z, impulses) stays below ~1e25, far from
+/// overflow, and positions keep a double spacing (1.2e-10 m at 1e6 m) well below the position
+/// tolerance (1e-8 m).
+inline constexpr double kMaxPosition = 1e6;  ///< |x|, |y|, |z| of a body [m]
+inline constexpr double kMaxSpeed = 1e6;     ///< components of v [m/s] and ω [rad/s]
+inline constexpr double kMaxMass = 1e12;     ///< a body's mass [kg]
+inline constexpr double kMaxGravity = 1e6;   ///< components of gravity [m/s²]
+
 /// The most steps a run may take (time.end / time.step): 1e8. Beyond it a run writes more than
 /// ~15 GB of per-step solver statistics and takes days; a finer step is almost always a typo.
 inline constexpr double kMaxSteps = 1e8;
