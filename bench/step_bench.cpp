@@ -163,6 +163,7 @@ template <Scene (*Make)()>
 void run(benchmark::State& bs) {
   Scene s = Make();
   set_scheme(s.model.solver, static_cast<int>(bs.range(0)));
+  s.model.finalize();
   Workspace ws;
   prepare(s.model, ws);
   // Warm up (fill the contact memory, let the pile start moving).

@@ -109,7 +109,7 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
   j["scene"] = model.name;
   j["source"] = options.scene_source;
   j["version"] = COULOMB_VERSION;
-  j["formulation"] = model.solver.formulation;
+  j["formulation"] = to_string(model.solver.formulation);
   j["time_step"] = model.time_step;
   j["end_time"] = state.time;
   j["steps"] = result.steps;
@@ -123,7 +123,7 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
   const SolverStatistics& st = result.solver;
   json methods = json::object();
   for (const auto& [name, count] : st.methods) methods[name] = count;
-  j["solver"] = {{"name", model.solver.name},
+  j["solver"] = {{"name", to_string(model.solver.kind)},
                  {"tolerance", model.solver.tolerance},
                  {"max_iterations_setting", model.solver.max_iterations},
                  {"solves", st.solves},

@@ -511,10 +511,11 @@ std::vector<Check> resting_pairs(const CaseContext& ctx) {
 // velocities, the energy never increases, every step converges in a few sweeps.
 std::vector<Check> chain(const CaseContext&) {
   std::vector<Check> checks;
-  for (const char* solver : {"nsgs", "prox", "auto"}) {
+  for (const SolverKind kind : {SolverKind::nsgs, SolverKind::prox, SolverKind::automatic}) {
+    const char* solver = to_string(kind);
     for (const double e : {0.0, 1.0}) {
       Sim s = load_edited("chain.yaml", [&](Scene& sc) {
-        sc.model.solver.name = solver;
+        sc.model.solver.kind = kind;
         sc.model.contacts[0].normal.params["restitution"] = e;
       });
       const Model& m = s.model();

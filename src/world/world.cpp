@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <stdexcept>
 #include <variant>
 
 #include "stages/stages.hpp"
@@ -57,22 +58,7 @@ void prepare(const Model& model, Workspace& ws) {
   const std::size_t nshapes = model.shapes.size();
   ws.X_WS.resize(nshapes);
   ws.aabbs.resize(nshapes);
-  ws.shape_fixed.resize(nshapes);
-  ws.shape_reach.resize(nshapes);
   ws.shape_sweep.assign(nshapes, 0.0);
-  for (std::size_t s = 0; s < nshapes; ++s) {
-    const Body& body = model.bodies[model.shape_body[s]];
-    ws.shape_fixed[s] = body.fixed ? 1 : 0;
-    // Reach: farthest corner of the shape's AABB in the body frame from the centre of mass.
-    const Aabb box = compute_aabb(model.shapes[s].geometry, model.shapes[s].pose_BS, 0.0);
-    double reach = 0.0;
-    for (int corner = 0; corner < 8; ++corner) {
-      const Vec3 p((corner & 1) ? box.hi.x() : box.lo.x(), (corner & 2) ? box.hi.y() : box.lo.y(),
-                   (corner & 4) ? box.hi.z() : box.lo.z());
-      reach = std::max(reach, (p - body.com_B).norm());
-    }
-    ws.shape_reach[s] = reach;
-  }
   ws.x_c.resize(nbodies);
   ws.q_c.resize(nbodies);
   ws.L_start.resize(nbodies);
@@ -83,38 +69,40 @@ void prepare(const Model& model, Workspace& ws) {
   ws.dx.resize(nbodies);
   ws.dtheta.resize(nbodies);
   ws.inv_inertia_W.resize(nbodies);
-  ws.inv_inertia_B.resize(nbodies);
   ws.impulse_force.resize(nbodies);
   ws.impulse_torque.resize(nbodies);
   ws.v_mean.assign(nbodies, Vec3::Zero());
   ws.w_mean.assign(nbodies, Vec3::Zero());
-  for (std::size_t b = 0; b < nbodies; ++b)
-    ws.inv_inertia_B[b] =
-        model.bodies[b].fixed ? Mat3::Zero() : Mat3(model.bodies[b].inertia_B.inverse());
-  // Contact spec per (material, material), the default material mapped to the last index.
-  const int nm = static_cast<int>(model.materials.size());
-  ws.material_count = nm;
-  ws.spec_of_materials.assign(static_cast<std::size_t>((nm + 1) * (nm + 1)), -1);
-  for (int a = 0; a <= nm; ++a)
-    for (int b = 0; b <= nm; ++b)
-      ws.spec_of_materials[a * (nm + 1) + b] =
-          model.contact_spec_index(a == nm ? -1 : a, b == nm ? -1 : b);
-  // The laws of every contact spec, resolved (and checked) once.
-  ws.laws.clear();
-  ws.laws.push_back(resolve_nonsmooth_laws(model.default_contact, model));
-  for (const ContactSpec& spec : model.contacts)
-    ws.laws.push_back(resolve_nonsmooth_laws(spec, model));
-  // Six unknowns per contact when a law has moments; buffers of the right size kept if present.
-  const bool moments = std::any_of(ws.laws.begin(), ws.laws.end(),
-                                   [](const NonsmoothLaws& l) { return l.has_moments(); });
-  if (moments && ws.unknowns() != kWrench) ws.contact.emplace<ContactBuffers<kWrench>>();
-  if (!moments && ws.unknowns() != kForce) ws.contact.emplace<ContactBuffers<kForce>>();
-  ws.time_step = model.time_step;
-  ws.prepared = true;
+  // The contact problem's size; buffers of the right size kept if present.
+  const int unknowns = model.compiled.unknowns;
+  if (unknowns == kWrench && ws.unknowns() != kWrench)
+    ws.contact.emplace<ContactBuffers<kWrench>>();
+  if (unknowns == kForce && ws.unknowns() != kForce) ws.contact.emplace<ContactBuffers<kForce>>();
 }
 
+namespace {
+
+// Whether prepare(model, ws) has sized the workspace for the model's bodies, shapes and contact
+// problem.
+bool sized_for(const Model& model, const Workspace& ws) {
+  return ws.x_c.size() == model.bodies.size() && ws.X_WS.size() == model.shapes.size() &&
+         ws.unknowns() == model.compiled.unknowns;
+}
+
+// The stages read Model::compiled: refuse a model whose compiled part is missing or stale.
+void require_compiled(const Model& model, const char* who) {
+  if (!model.compiled_for_sizes())
+    throw std::logic_error(
+        fmt::format("{}: the model is not compiled for its bodies, shapes and contacts; call "
+                    "Model::finalize() after building or changing it",
+                    who));
+}
+
+}  // namespace
+
 const StepReport& step(const Model& model, State& state, Workspace& ws) {
-  if (!ws.prepared) prepare(model, ws);
+  require_compiled(model, "step");
+  if (!sized_for(model, ws)) prepare(model, ws);
   using clock = std::chrono::steady_clock;
   auto timed = [&ws](Stage s, auto&& fn) {
     const auto t0 = clock::now();
@@ -163,6 +151,7 @@ std::string non_finite_message(const Model& model, const State& state, const Ste
 
 std::vector<Overlap> find_overlaps(const Model& model, const State& state, double min_depth) {
   // The broadphase and narrowphase stages at the state's own configuration.
+  require_compiled(model, "find_overlaps");
   Workspace ws;
   prepare(model, ws);
   ws.x_c = state.x_WC;

@@ -43,6 +43,7 @@ TEST_P(VerticalSpin, BallStaysOnItsLineAndKeepsItsSpin) {
                              .v = Vec3(2, 0, 0),
                              .w = Vec3(0, 0, 60)},
                             {testing::sphere_shape(R)});
+  model.finalize();
   Workspace ws;
   double worst_y = 0.0, worst_wz = 0.0;
   for (int i = 0; i < 600; ++i) {
@@ -75,6 +76,7 @@ TEST(Midpoint, ImpulsesChangeTheWorldAngularMomentumExactly) {
                             .v = Vec3(1.0, 0.3, -0.5),
                             .w = Vec3(3.0, -7.0, 11.0)},
                            {testing::box_shape(half)});
+  model.finalize();
   Workspace ws;
   int contact_steps = 0;
   for (int i = 0; i < 1000; ++i) {
@@ -143,6 +145,7 @@ TEST(Midpoint, StartVelocityAndEndGapAgainstTheNarrowphase) {
     RollingEllipsoid e(h);
     // The prediction itself: no correction between it and the narrowphase at the step's end.
     e.model.solver.position_correction = false;
+    e.model.finalize();
     Workspace ws;
     // Let the rolling establish itself (the first steps start from no memory).
     while (e.state.time < 0.1 - 0.5 * h) step(e.model, e.state, ws);
@@ -181,6 +184,7 @@ TEST(Midpoint, RollingIsSecondOrder) {
   double h = 2e-3;
   for (Quat& qi : q) {
     RollingEllipsoid e(h);
+    e.model.finalize();
     Workspace ws;
     while (e.state.time < 0.5 - 0.5 * h) step(e.model, e.state, ws);
     qi = e.state.q_WB[e.egg];
@@ -208,6 +212,7 @@ TEST(Midpoint, SlidingBlockStopsWithoutOvershoot) {
                             .x = Vec3(0, 0, 0.05),
                             .v = Vec3(v0, 0, 0)},
                            {testing::box_shape(half)});
+  model.finalize();
   Workspace ws;
   double min_v = 0.0;
   while (state.time < 0.6 - 0.5 * h) {

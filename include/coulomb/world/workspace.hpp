@@ -12,7 +12,6 @@
 #include <coulomb/collision/contact_point.hpp>
 #include <coulomb/nonsmooth/problem.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
-#include <coulomb/world/contact_laws.hpp>
 
 #include <array>
 #include <cstdint>
@@ -89,11 +88,8 @@ struct ContactBuffers {
 
 struct Workspace {
   // Shapes in the world (nshapes).
-  std::vector<Pose> X_WS;                 ///< (nshapes) shape poses
-  std::vector<Aabb> aabbs;                ///< (nshapes)
-  std::vector<std::uint8_t> shape_fixed;  ///< (nshapes)
-  std::vector<double> shape_reach;  ///< (nshapes) farthest distance of the shape from its body's
-                                    ///< centre of mass [m] (inf: unbounded)
+  std::vector<Pose> X_WS;   ///< (nshapes) shape poses
+  std::vector<Aabb> aabbs;  ///< (nshapes)
   std::vector<double>
       shape_sweep;  ///< (nshapes) bound on how far the shape's surface moves in one step [m]
   Broadphase broadphase;
@@ -129,7 +125,6 @@ struct Workspace {
   std::vector<Vec3> v_free;         ///< (nbodies) velocity with gravity, without contact [m/s]
   std::vector<Vec3> w_free;         ///< (nbodies) angular velocity without contact [rad/s]
   std::vector<Mat3> inv_inertia_W;  ///< (nbodies) I_c⁻¹ = R_c I_B⁻¹ R_cᵀ [1/(kg m²)]
-  std::vector<Mat3> inv_inertia_B;  ///< (nbodies) I_B⁻¹, constant (filled once)
 
   // Active contacts (nactive).
   std::vector<std::int32_t> active;               ///< (nactive) point index
@@ -137,14 +132,13 @@ struct Workspace {
   std::vector<std::int32_t> body_contacts;        ///< (2 nactive)
   std::vector<std::int32_t> scratch;              ///< assembly scratch
   /// The contact problem, its answer and the solver's scratch: three unknowns per contact, or six
-  /// with moment laws (chosen by prepare() from the model's contact laws). The stages that use it
+  /// with moment laws (CompiledModel::unknowns; prepare() sizes it). The stages that use it
   /// are templates on N, called once per step through std::visit (world.cpp).
   std::variant<ContactBuffers<kForce>, ContactBuffers<kWrench>> contact;
   /// Unknowns per contact of `contact`: kForce or kWrench.
   [[nodiscard]] int unknowns() const {
     return std::holds_alternative<ContactBuffers<kWrench>>(contact) ? kWrench : kForce;
   }
-  double time_step = 0.0;  ///< h of the model, set by prepare() [s]
   std::vector<Vec3>
       moment;  ///< (npoints) moment impulse (Mn, Mt1, Mt2) of 1 on 2 [N m s], 0 if inactive
 
@@ -166,13 +160,8 @@ struct Workspace {
   std::vector<Vec3> dx;            ///< (nbodies) displacement of the centre of mass [m]
   std::vector<Vec3> dtheta;        ///< (nbodies) rotation vector, world [rad]
 
-  // Derived from the model once by prepare(): contact spec index per material pair, and the
-  // resolved set-valued laws of each spec (index spec + 1; 0 is the model's default contact).
-  std::vector<std::int32_t> spec_of_materials;  ///< (nmat+1)² , material -1 mapped to nmat
-  std::vector<NonsmoothLaws> laws;              ///< (nspecs + 1)
-  std::vector<std::int32_t> laws_of_active;     ///< (nactive) index into `laws`
-  int material_count = 0;
-  bool prepared = false;
+  /// (nactive) index into CompiledModel::laws of each active contact's material pair
+  std::vector<std::int32_t> laws_of_active;
 
   Profile profile;
   StepReport report;

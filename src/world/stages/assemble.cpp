@@ -56,11 +56,10 @@ InvMassJt<D> inverse_mass_times(const JacobianD<D>& J, double inv_mass, const Ma
 
 // The law of one contact of the problem, per size: μ (3 unknowns), or the coefficients of the
 // admissible set with moments (6 unknowns).
-void set_law(double& law, const NonsmoothLaws&, double mu, const Workspace&, const ContactMemory*,
-             double) {
+void set_law(double& law, const NonsmoothLaws&, double mu, double, const ContactMemory*, double) {
   law = mu;
 }
-void set_law(ContactLaw6& law, const NonsmoothLaws& laws, double mu, const Workspace& ws,
+void set_law(ContactLaw6& law, const NonsmoothLaws& laws, double mu, double h,
              const ContactMemory* memory, double curvature_radius) {
   law = ContactLaw6{};
   law.mu = mu;
@@ -79,7 +78,7 @@ void set_law(ContactLaw6& law, const NonsmoothLaws& laws, double mu, const Works
     // linear in this step's unknowns only if a is fixed during the step) and R* from the mean
     // curvatures. A new contact starts from a point (a = 0: no pivoting friction in its first
     // step).
-    const double N = memory ? memory->impulse.x() / ws.time_step : 0.0;
+    const double N = memory ? memory->impulse.x() / h : 0.0;
     a = hertz_patch_radius(N, curvature_radius, laws.e_star);
   }
   if (a > 0.0) {
@@ -125,11 +124,8 @@ void assemble(const Model& model, const State& state, Workspace& ws, ContactBuff
     const ContactPoint& c = ws.points[k];
     const Body& body1 = model.bodies[c.body1];
     const Body& body2 = model.bodies[c.body2];
-    const int nm = ws.material_count;
-    const int m1 = body1.material < 0 ? nm : body1.material;
-    const int m2 = body2.material < 0 ? nm : body2.material;
-    const int law_index = ws.spec_of_materials[m1 * (nm + 1) + m2] + 1;
-    const NonsmoothLaws& laws = ws.laws[law_index];
+    const int law_index = model.compiled.law_index(body1.material, body2.material);
+    const NonsmoothLaws& laws = model.compiled.laws[static_cast<std::size_t>(law_index)];
     ws.laws_of_active[i] = law_index;
 
     const std::int32_t m = ws.memory_of_point[k];
@@ -145,7 +141,7 @@ void assemble(const Model& model, const State& state, Workspace& ws, ContactBuff
     // μ_k until the step in which it stops, then μ_s holds it.
     const bool slid = memory ? memory->status == ContactStatus::sliding
                              : std::hypot(ws.u_zero[k](1), ws.u_zero[k](2)) > kStickVelocity;
-    set_law(p.laws[i], laws, slid ? laws.mu_k : laws.mu_s, ws, memory,
+    set_law(p.laws[i], laws, slid ? laws.mu_k : laws.mu_s, model.time_step, memory,
             mean_curvature_radius(c.curvature1, c.curvature2));
 
     const JacobianD<D> J1 = side_jacobian<D>(ws, k, 0);

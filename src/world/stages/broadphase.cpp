@@ -16,13 +16,13 @@ void broadphase(const Model& model, const State& state, Workspace& ws) {
     const int b = model.shape_body[s];
     const Pose X_WB{ws.x_c[b] - ws.q_c[b] * model.bodies[b].com_B, ws.q_c[b]};
     ws.X_WS[s] = X_WB * model.shapes[s].pose_BS;
-    const double reach = ws.shape_reach[s];
+    const double reach = model.compiled.shape_reach[s];
     ws.shape_sweep[s] = model.bodies[b].fixed || !std::isfinite(reach)
                             ? 0.0
                             : h * (state.v_WC[b].norm() + state.w_W[b].norm() * reach);
     ws.aabbs[s] = compute_aabb(model.shapes[s].geometry, ws.X_WS[s], margin + ws.shape_sweep[s]);
   }
-  const BroadphaseInput input{ws.aabbs, model.shape_body, ws.shape_fixed};
+  const BroadphaseInput input{ws.aabbs, model.shape_body, model.compiled.shape_fixed};
   ws.broadphase.find_pairs(input, ws.pairs);
   ws.report.candidate_pairs = static_cast<int>(ws.pairs.size());
 }

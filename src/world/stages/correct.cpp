@@ -128,7 +128,7 @@ void correct(const Model& model, State& state, Workspace& ws, const ContactBuffe
     q.normalize();
     state.q_WB[b] = q;
     const Mat3 R1 = q.toRotationMatrix();
-    const Vec3 w1 = R1 * (ws.inv_inertia_B[b] * (R1.transpose() * L));
+    const Vec3 w1 = R1 * (model.compiled.inv_inertia_B[b] * (R1.transpose() * L));
     added += -body.mass * model.gravity.dot(ws.dx[b]) + 0.5 * L.dot(w1 - state.w_W[b]);
     state.w_W[b] = w1;
   }

@@ -36,8 +36,8 @@ void free_motion(const Model& model, const State& state, Workspace& ws) {
     Vec3 omega_c_B = omega0_B;
     if (midpoint) {
       ws.x_c[b] = state.x_WC[b] + (0.5 * h) * state.v_WC[b];
-      const FreeRotation drift =
-          rotate_free(state.q_WB[b], body.inertia_B, ws.inv_inertia_B[b], omega0_B, 0.5 * h, 0.5);
+      const FreeRotation drift = rotate_free(
+          state.q_WB[b], body.inertia_B, model.compiled.inv_inertia_B[b], omega0_B, 0.5 * h, 0.5);
       ws.q_c[b] = drift.q_WB;
       omega_c_B = drift.omega_B;
       if (!drift.converged) ++ws.report.rotation_failures;
@@ -46,7 +46,7 @@ void free_motion(const Model& model, const State& state, Workspace& ws) {
       ws.q_c[b] = state.q_WB[b];
     }
     const Mat3 Rc = ws.q_c[b].toRotationMatrix();
-    ws.inv_inertia_W[b] = Rc * ws.inv_inertia_B[b] * Rc.transpose();
+    ws.inv_inertia_W[b] = Rc * model.compiled.inv_inertia_B[b] * Rc.transpose();
     ws.w_pre[b] = Rc * omega_c_B;
     ws.v_free[b] = state.v_WC[b] + h * model.gravity;
     ws.w_free[b] = ws.w_pre[b];

@@ -101,9 +101,9 @@ void integrate(const Model& model, State& state, Workspace& ws, const ContactBuf
     // The rest of the motion: from the contact configuration for the midpoint scheme (second
     // half step), from the start for Moreau–Jean (whole step).
     const Quat q_from = midpoint ? ws.q_c[b] : state.q_WB[b];
-    const Vec3 omega_from_B = ws.inv_inertia_B[b] * (q_from.conjugate() * ws.L_end[b]);
+    const Vec3 omega_from_B = model.compiled.inv_inertia_B[b] * (q_from.conjugate() * ws.L_end[b]);
     const FreeRotation drift =
-        rotate_free(q_from, body.inertia_B, ws.inv_inertia_B[b], omega_from_B,
+        rotate_free(q_from, body.inertia_B, model.compiled.inv_inertia_B[b], omega_from_B,
                     midpoint ? 0.5 * h : h, midpoint ? 0.5 : theta);
     if (midpoint)
       state.x_WC[b] = ws.x_c[b] + (0.5 * h) * v1;
@@ -176,7 +176,8 @@ void integrate(const Model& model, State& state, Workspace& ws, const ContactBuf
       // ξ = u⁺ + u_c − (I − E) u_0: the velocity after the impulses at c is u⁺ = ξ − shift, and
       // the relative velocity at the end of the step, J(q_{k+1}) ν_{k+1} = u⁺ + (u_c − u_0) +
       // O(h²) (the Jacobian changes over the second half step as over the first), is ξ − E u_0.
-      const NonsmoothLaws& laws = ws.laws[ws.laws_of_active[i]];
+      const NonsmoothLaws& laws =
+          model.compiled.laws[static_cast<std::size_t>(ws.laws_of_active[i])];
       const Vec6 xi = law_velocity(contact, static_cast<std::size_t>(i));
       const Vec6 shift = law_shift(ws, k, laws);
       const Vec3 u_post = (xi - shift).head<3>();

@@ -52,7 +52,7 @@ void kinematics(const Model& model, const State& state, Workspace& ws) {
   const double h = model.time_step;
   const double theta = model.solver.theta;
   const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
-  const bool siconos_rule = !midpoint && model.solver.active_set == "siconos";
+  const bool siconos_rule = !midpoint && model.solver.active_set == ActiveSetRule::siconos;
 
   const std::size_t npoints = ws.points.size();
   ws.memory_of_point.resize(npoints);

@@ -8,12 +8,10 @@ namespace coulomb::stages {
 namespace {
 
 // The resolved laws of the material pair of a shape pair.
-const NonsmoothLaws& laws_of_pair(const Model& model, const Workspace& ws, const ShapePair& pair) {
-  const int nm = ws.material_count;
+const NonsmoothLaws& laws_of_pair(const Model& model, const ShapePair& pair) {
   const int ma = model.bodies[model.shape_body[pair.a]].material;
   const int mb = model.bodies[model.shape_body[pair.b]].material;
-  const int index = ws.spec_of_materials[(ma < 0 ? nm : ma) * (nm + 1) + (mb < 0 ? nm : mb)] + 1;
-  return ws.laws[index];
+  return model.compiled.laws[static_cast<std::size_t>(model.compiled.law_index(ma, mb))];
 }
 
 }  // namespace
@@ -37,7 +35,7 @@ void narrowphase(const Model& model, const State& /*state*/, Workspace& ws) {
     // A Coulomb–Contensou patch law models the whole contact patch of the pair: the points of a
     // flat contact (a disk lying on a plane gives its rim) become one point at their centroid.
     const std::size_t count = ws.points.size() - first;
-    if (count > 1 && laws_of_pair(model, ws, pair).coupling != NonsmoothLaws::Coupling::none) {
+    if (count > 1 && laws_of_pair(model, pair).coupling != NonsmoothLaws::Coupling::none) {
       ContactPoint merged = ws.points[first];
       Vec3 p1 = Vec3::Zero(), p2 = Vec3::Zero();
       double gap = 0.0;

@@ -87,10 +87,7 @@ void solve(const Model& model, const State& /*state*/, Workspace& ws, ContactBuf
   // At least one sweep: a warm start within the tolerance still gets one exact local solve per
   // contact, so a small impulse left on a contact that has opened is not re-applied every step.
   options.min_iterations = 1;
-  // The solver the model names (Model::finalize accepts only names parse_solver_kind knows).
-  SolverKind kind = SolverKind::automatic;
-  [[maybe_unused]] const bool known = parse_solver_kind(model.solver.name, kind);
-  assert(known);
+  const SolverKind kind = model.solver.kind;
   // Six unknowns per contact (moment laws): Gauss–Seidel with the exact local solve, the only
   // solver of that problem (`prox` with a moment law is rejected by Model::finalize and the scene
   // loader, never switched here; `solve` would throw; `method` records what ran). The solvers

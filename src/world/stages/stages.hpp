@@ -27,12 +27,14 @@ void narrowphase(const Model& model, const State& state, Workspace& ws);
 /// active set.
 void kinematics(const Model& model, const State& state, Workspace& ws);
 // The stages below work on the contact problem with N unknowns per contact (Workspace::contact,
-// the alternative prepare() chose); each is defined for kForce and kWrench in its file.
+// sized by prepare() for CompiledModel::unknowns); each is defined for kForce and kWrench in its
+// file.
 
-/// Jacobians and the local problem (W, q, laws) of the active contacts.
+/// Jacobians, the local problem (W, q, laws) of the active contacts, and the warm start (the
+/// impulses of the contact memory).
 template <int N>
 void assemble(const Model& model, const State& state, Workspace& ws, ContactBuffers<N>& contact);
-/// Warm start from the contact memory, then the frictional contact solve.
+/// The frictional contact solve from the warm start set by `assemble`.
 template <int N>
 void solve(const Model& model, const State& state, Workspace& ws, ContactBuffers<N>& contact);
 /// New velocities and poses, contact memory, dissipated energy, time.
