@@ -76,7 +76,7 @@ void fill_replay_frame(const Model& model, const State& state, const Workspace& 
   if (with_contacts) {
     for (std::size_t k = 0; k < contact_row_count(ws); ++k) {
       const ContactRow row = contact_row(model, ws, k);
-      const ContactPoint& c = ws.points[k];
+      const ContactPoint& c = ws.contact_points.points[k];
       const Vec3 f = row.force.x() * c.n_W + row.force.y() * c.t1_W + row.force.z() * c.t2_W;
       const double values[kReplayContactStride] = {row.point.x(),
                                                    row.point.y(),

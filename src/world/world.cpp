@@ -56,23 +56,26 @@ const char* to_string(StateQuantity q) {
 void prepare(const Model& model, Workspace& ws) {
   const std::size_t nbodies = model.bodies.size();
   const std::size_t nshapes = model.shapes.size();
-  ws.X_WS.resize(nshapes);
-  ws.aabbs.resize(nshapes);
-  ws.shape_sweep.assign(nshapes, 0.0);
-  ws.x_c.resize(nbodies);
-  ws.q_c.resize(nbodies);
-  ws.L_start.resize(nbodies);
-  ws.L_end.assign(nbodies, Vec3::Zero());
-  ws.w_pre.resize(nbodies);
-  ws.v_free.resize(nbodies);
-  ws.w_free.resize(nbodies);
-  ws.dx.resize(nbodies);
-  ws.dtheta.resize(nbodies);
-  ws.inv_inertia_W.resize(nbodies);
-  ws.impulse_force.resize(nbodies);
-  ws.impulse_torque.resize(nbodies);
-  ws.v_mean.assign(nbodies, Vec3::Zero());
-  ws.w_mean.assign(nbodies, Vec3::Zero());
+  FreeMotion& motion = ws.free_motion;
+  motion.x_c.resize(nbodies);
+  motion.q_c.resize(nbodies);
+  motion.L_start.resize(nbodies);
+  motion.w_pre.resize(nbodies);
+  motion.v_free.resize(nbodies);
+  motion.w_free.resize(nbodies);
+  motion.inv_inertia_W.resize(nbodies);
+  ShapeFrames& frames = ws.shape_frames;
+  frames.X_WS.resize(nshapes);
+  frames.aabbs.resize(nshapes);
+  frames.shape_sweep.assign(nshapes, 0.0);
+  StepResults& results = ws.step_results;
+  results.L_end.assign(nbodies, Vec3::Zero());
+  results.impulse_force.resize(nbodies);
+  results.impulse_torque.resize(nbodies);
+  results.v_mean.assign(nbodies, Vec3::Zero());
+  results.w_mean.assign(nbodies, Vec3::Zero());
+  ws.position.dx.resize(nbodies);
+  ws.position.dtheta.resize(nbodies);
   // The contact problem's size; buffers of the right size kept if present.
   const int unknowns = model.compiled.unknowns;
   if (unknowns == kWrench && ws.unknowns() != kWrench)
@@ -85,7 +88,8 @@ namespace {
 // Whether prepare(model, ws) has sized the workspace for the model's bodies, shapes and contact
 // problem.
 bool sized_for(const Model& model, const Workspace& ws) {
-  return ws.x_c.size() == model.bodies.size() && ws.X_WS.size() == model.shapes.size() &&
+  return ws.free_motion.x_c.size() == model.bodies.size() &&
+         ws.shape_frames.X_WS.size() == model.shapes.size() &&
          ws.unknowns() == model.compiled.unknowns;
 }
 
@@ -110,17 +114,30 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
     ws.profile.seconds[static_cast<std::size_t>(s)] +=
         std::chrono::duration<double>(clock::now() - t0).count();
   };
-  timed(Stage::free_motion, [&] { stages::free_motion(model, state, ws); });
-  timed(Stage::broadphase, [&] { stages::broadphase(model, state, ws); });
-  timed(Stage::narrowphase, [&] { stages::narrowphase(model, state, ws); });
-  timed(Stage::kinematics, [&] { stages::kinematics(model, state, ws); });
+  // What each stage reads (const) and writes is in its signature (stages/stages.hpp).
+  FreeMotion& motion = ws.free_motion;
+  ShapeFrames& frames = ws.shape_frames;
+  ContactPoints& points = ws.contact_points;
+  ActiveSet& active = ws.active_set;
+  StepReport& report = ws.report;
+  timed(Stage::free_motion, [&] { stages::free_motion(model, state, motion, report); });
+  timed(Stage::broadphase, [&] { stages::broadphase(model, state, motion, frames, report); });
+  timed(Stage::narrowphase, [&] { stages::narrowphase(model, frames, points, report); });
+  timed(Stage::kinematics,
+        [&] { stages::kinematics(model, state, motion, points, active, report); });
   // The one dispatch on the size of the contact problem (3 or 6 unknowns per contact).
   std::visit(
       [&](auto& contact) {
-        timed(Stage::assemble, [&] { stages::assemble(model, state, ws, contact); });
-        timed(Stage::solve, [&] { stages::solve(model, state, ws, contact); });
-        timed(Stage::integrate, [&] { stages::integrate(model, state, ws, contact); });
-        timed(Stage::correct, [&] { stages::correct(model, state, ws, contact); });
+        timed(Stage::assemble,
+              [&] { stages::assemble(model, state, motion, points, active, contact); });
+        timed(Stage::solve, [&] { stages::solve(model, active, points, contact, report); });
+        timed(Stage::integrate, [&] {
+          stages::integrate(model, motion, points, active, contact, state, ws.step_results, report);
+        });
+        timed(Stage::correct, [&] {
+          stages::correct(model, points, active, contact, ws.step_results, state, ws.position,
+                          report);
+        });
       },
       ws.contact);
   ++ws.profile.steps;
@@ -154,12 +171,12 @@ std::vector<Overlap> find_overlaps(const Model& model, const State& state, doubl
   require_compiled(model, "find_overlaps");
   Workspace ws;
   prepare(model, ws);
-  ws.x_c = state.x_WC;
-  ws.q_c = state.q_WB;
-  stages::broadphase(model, state, ws);
-  stages::narrowphase(model, state, ws);
+  ws.free_motion.x_c = state.x_WC;
+  ws.free_motion.q_c = state.q_WB;
+  stages::broadphase(model, state, ws.free_motion, ws.shape_frames, ws.report);
+  stages::narrowphase(model, ws.shape_frames, ws.contact_points, ws.report);
   std::map<std::pair<int, int>, double> deepest;
-  for (const ContactPoint& c : ws.points) {
+  for (const ContactPoint& c : ws.contact_points.points) {
     if (!(-c.gap > min_depth)) continue;
     const auto key = std::minmax(c.body1, c.body2);
     double& d = deepest[{key.first, key.second}];

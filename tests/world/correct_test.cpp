@@ -55,7 +55,7 @@ TEST(PositionStage, MovesAnOverlapOutWithoutTouchingVelocities) {
   EXPECT_NEAR(o.state.v_WC[o.box].z(), 0.0, 1e-12);
   const Vec3 L1 = o.state.q_WB[o.box] * (o.model.bodies[o.box].inertia_B *
                                          (o.state.q_WB[o.box].conjugate() * o.state.w_W[o.box]));
-  EXPECT_LE((L1 - L0 - ws.impulse_torque[o.box]).norm(), 1e-13);
+  EXPECT_LE((L1 - L0 - ws.step_results.impulse_torque[o.box]).norm(), 1e-13);
   // Energy: the lift m g depth is booked as the correction's (negative dissipation), and the
   // audit kinetic + potential + dissipated still closes.
   const double booked =

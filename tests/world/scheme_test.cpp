@@ -84,7 +84,7 @@ TEST(Midpoint, ImpulsesChangeTheWorldAngularMomentumExactly) {
     step(model, state, ws);
     const Vec3 L1 = world_momentum(model, state, box);
     // Σ (I_c − x_c) × P + M of the step, from the impulses the integrate stage applied.
-    const Vec3 dL = ws.impulse_torque[box];
+    const Vec3 dL = ws.step_results.impulse_torque[box];
     if (dL.norm() > 0.0) ++contact_steps;
     // Round-off of R I Rᵀ ω and of the Newton solves of the two half drifts (to 4 ε).
     EXPECT_LE((L1 - L0 - dL).norm(), 1e-13 * (L0.norm() + 1.0)) << "step " << i;
@@ -156,11 +156,11 @@ TEST(Midpoint, StartVelocityAndEndGapAgainstTheNarrowphase) {
       const Vec3 r = c0.point() - e.state.x_WC[e.egg];
       const double u0_true = c0.n_W.dot(e.state.v_WC[e.egg] + e.state.w_W[e.egg].cross(r));
       step(e.model, e.state, ws);
-      ASSERT_EQ(ws.active.size(), 1u);
-      const int k = ws.active[0];
-      worst_u0 = std::max(worst_u0, std::abs(ws.u_zero[k](0) - u0_true));
+      ASSERT_EQ(ws.active_set.active.size(), 1u);
+      const int k = ws.active_set.active[0];
+      worst_u0 = std::max(worst_u0, std::abs(ws.contact_points.u_zero[k](0) - u0_true));
       // The gap the position stage predicted against the narrowphase at the end of the step.
-      worst_gap = std::max(worst_gap, std::abs(ws.end_gap[0] - e.contact_now().gap));
+      worst_gap = std::max(worst_gap, std::abs(ws.step_results.end_gap[0] - e.contact_now().gap));
     }
     u0_error[run] = worst_u0;
     gap_error[run] = worst_gap;

@@ -262,7 +262,7 @@ TEST(MoreauJean, BouncingBallMatchesSiconos) {
   for (int k = 1; k < rows; ++k) {
     step(model, state, ws);
     const double impulse =
-        ws.active.empty() ? 0.0 : std::get<ContactBuffers<kForce>>(ws.contact).r[0].x();
+        ws.active_set.active.empty() ? 0.0 : std::get<ContactBuffers<kForce>>(ws.contact).r[0].x();
     const double got[4] = {state.time, state.x_WC[ball].z() - R, state.v_WC[ball].z(), impulse};
     for (int c = 0; c < 4; ++c) worst = std::max(worst, std::abs(got[c] - ref[k][c]));
     ASSERT_NEAR(got[1], ref[k][1], 1e-9) << "row " << k;
