@@ -73,7 +73,8 @@ void add_ground(Scene& s) {
 // The N sites of a conical HCP heap of spheres of radius r resting on z = 0 (repose 25°).
 std::vector<Vec3> hcp_heap(int n, double r) {
   const double d = 2.0 * r, tan25 = 0.46630766;
-  const double radius = 1.3 * std::cbrt(3.0 * n * d * d * d / (std::sqrt(2.0) * kPi * tan25)) + 2 * d;
+  const double radius =
+      1.3 * std::cbrt(3.0 * n * d * d * d / (std::sqrt(2.0) * kPi * tan25)) + 2 * d;
   const double dy = d * std::sqrt(3.0) / 2.0, dz = d * std::sqrt(2.0 / 3.0);
   const int nx = static_cast<int>(2 * radius / d) + 1, ny = static_cast<int>(2 * radius / dy) + 1;
   const int nz = static_cast<int>(radius * tan25 / dz) + 1;
@@ -163,6 +164,7 @@ template <Scene (*Make)()>
 void run(benchmark::State& bs) {
   Scene s = Make();
   set_scheme(s.model.solver, static_cast<int>(bs.range(0)));
+  s.model.finalize();
   Workspace ws;
   prepare(s.model, ws);
   // Warm up (fill the contact memory, let the pile start moving).
@@ -177,7 +179,8 @@ void run(benchmark::State& bs) {
   }
   bs.counters["sweeps"] = sweeps / static_cast<double>(std::max<std::int64_t>(steps, 1));
   bs.counters["contacts"] = contacts / static_cast<double>(std::max<std::int64_t>(steps, 1));
-  bs.counters["steps/s"] = benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);
+  bs.counters["steps/s"] =
+      benchmark::Counter(static_cast<double>(steps), benchmark::Counter::kIsRate);
 }
 
 Scene pile_200() { return pile(200); }

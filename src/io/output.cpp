@@ -27,24 +27,25 @@ const char* status_name(ContactStatus s) {
 }
 
 std::size_t contact_row_count(const Workspace& ws) {
-  return std::min(ws.points.size(), ws.impulse.size());
+  return std::min(ws.contact_points.points.size(), ws.step_results.impulse.size());
 }
 
 ContactRow contact_row(const Model& model, const Workspace& ws, std::size_t k) {
-  const ContactPoint& c = ws.points[k];
+  const ContactPoint& c = ws.contact_points.points[k];
   const double inv_h = 1.0 / model.time_step;
-  const Vec3& w = ws.w_rel_end[k];
+  const Vec3& w = ws.step_results.w_rel_end[k];
   ContactRow row;
   row.body1 = c.body1;
   row.body2 = c.body2;
   row.point = c.point();
   row.normal = c.n_W;
   row.gap = c.gap;
-  row.force = ws.impulse[k] * inv_h;
-  row.moment = k < ws.moment.size() ? Vec3(ws.moment[k] * inv_h) : Vec3::Zero();
-  row.velocity = ws.u_end[k];
+  row.force = ws.step_results.impulse[k] * inv_h;
+  row.moment =
+      k < ws.step_results.moment.size() ? Vec3(ws.step_results.moment[k] * inv_h) : Vec3::Zero();
+  row.velocity = ws.step_results.u_end[k];
   row.rates = Vec3(w.dot(c.n_W), w.dot(c.t1_W), w.dot(c.t2_W));
-  row.status = ws.status[k];
+  row.status = ws.step_results.status[k];
   return row;
 }
 

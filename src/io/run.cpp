@@ -76,7 +76,7 @@ void fill_replay_frame(const Model& model, const State& state, const Workspace& 
   if (with_contacts) {
     for (std::size_t k = 0; k < contact_row_count(ws); ++k) {
       const ContactRow row = contact_row(model, ws, k);
-      const ContactPoint& c = ws.points[k];
+      const ContactPoint& c = ws.contact_points.points[k];
       const Vec3 f = row.force.x() * c.n_W + row.force.y() * c.t1_W + row.force.z() * c.t2_W;
       const double values[kReplayContactStride] = {row.point.x(),
                                                    row.point.y(),
@@ -109,7 +109,7 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
   j["scene"] = model.name;
   j["source"] = options.scene_source;
   j["version"] = COULOMB_VERSION;
-  j["formulation"] = model.solver.formulation;
+  j["formulation"] = to_string(model.solver.formulation);
   j["time_step"] = model.time_step;
   j["end_time"] = state.time;
   j["steps"] = result.steps;
@@ -123,7 +123,7 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
   const SolverStatistics& st = result.solver;
   json methods = json::object();
   for (const auto& [name, count] : st.methods) methods[name] = count;
-  j["solver"] = {{"name", model.solver.name},
+  j["solver"] = {{"name", to_string(model.solver.kind)},
                  {"tolerance", model.solver.tolerance},
                  {"max_iterations_setting", model.solver.max_iterations},
                  {"solves", st.solves},

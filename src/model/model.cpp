@@ -1,8 +1,11 @@
 /// @file
-/// Model look-ups (contact spec by material pair, body and material by name), the output stride,
-/// and the invariant checks of `Model::finalize()`.
+/// Model look-ups (contact spec by material pair, body and material by name), the names of the
+/// setting enums, the invariant checks of `Model::finalize()` and `compile()`.
 
 #include <coulomb/model/model.hpp>
+
+#include <coulomb/collision/broadphase.hpp>
+#include <coulomb/laws/registry.hpp>
 
 #include <Eigen/Eigenvalues>
 
@@ -23,6 +26,31 @@ bool finite(const Vec3& v) { return v.allFinite(); }
 }
 
 }  // namespace
+
+const char* to_string(TimeScheme scheme) {
+  switch (scheme) {
+    case TimeScheme::midpoint:
+      return "midpoint";
+    case TimeScheme::moreau_jean:
+      return "moreau_jean";
+  }
+  return "?";
+}
+
+const char* to_string(Formulation formulation) {
+  // The registry's names (string literals, so data() is null-terminated).
+  return formulation_name(formulation == Formulation::nonsmooth ? kNonsmooth : kCompliant).data();
+}
+
+const char* to_string(ActiveSetRule rule) {
+  switch (rule) {
+    case ActiveSetRule::predicted:
+      return "predicted";
+    case ActiveSetRule::siconos:
+      return "siconos";
+  }
+  return "?";
+}
 
 const char* ContactSpec::moment_law() const {
   if (rolling) return "rolling";
@@ -145,17 +173,14 @@ bool is_physical_inertia(const Mat3& inertia, std::string* why) {
   return true;
 }
 
-void Model::finalize() {
+void Model::validate() {
   // Settings.
   if (!(time_step > 0.0) || !std::isfinite(time_step)) invalid("time_step must be > 0");
   if (!(end_time > 0.0) || !std::isfinite(end_time)) invalid("end_time must be > 0");
   if (!finite(gravity)) invalid("gravity must be finite");
-  // Solver: a known name (the names of coulomb::parse_solver_kind, which the step uses), and no
-  // PROX where a contact has moments: the 6-unknown problem has only NSGS, and the step does not
-  // switch solvers behind the user's back.
-  if (solver.name != "nsgs" && solver.name != "prox" && solver.name != "auto")
-    invalid("solver.name '" + solver.name + "' is not a solver; use nsgs, prox or auto");
-  if (solver.name == "prox") {
+  // Solver: no PROX where a contact has moments: the 6-unknown problem has only NSGS, and the
+  // step does not switch solvers behind the user's back.
+  if (solver.kind == SolverKind::prox) {
     auto check_moments = [this](const ContactSpec& c, const std::string& who) {
       if (const char* law = c.moment_law())
         invalid("solver.name 'prox' cannot solve contacts with moments, and " + who + " has " +
@@ -210,6 +235,61 @@ void Model::finalize() {
     invalid("shapes " + std::to_string(next_shape) + ".." + std::to_string(shapes.size()) +
             " belong to no body");
   }
+}
+
+void Model::finalize() {
+  validate();
+  compiled = compile(*this);
+}
+
+bool Model::compiled_for_sizes() const {
+  return compiled.material_count == static_cast<int>(materials.size()) &&
+         compiled.laws.size() == contacts.size() + 1 &&
+         compiled.inv_inertia_B.size() == bodies.size() &&
+         compiled.shape_reach.size() == shapes.size() && shape_body.size() == shapes.size();
+}
+
+CompiledModel compile(const Model& model) {
+  CompiledModel c;
+  const std::size_t nbodies = model.bodies.size();
+  const std::size_t nshapes = model.shapes.size();
+  // Shapes: fixed flag, and reach (the farthest corner of the shape's AABB in the body frame from
+  // the centre of mass).
+  c.shape_fixed.resize(nshapes);
+  c.shape_reach.resize(nshapes);
+  for (std::size_t s = 0; s < nshapes; ++s) {
+    const Body& body = model.bodies[static_cast<std::size_t>(model.shape_body[s])];
+    c.shape_fixed[s] = body.fixed ? 1 : 0;
+    const Aabb box = compute_aabb(model.shapes[s].geometry, model.shapes[s].pose_BS, 0.0);
+    double reach = 0.0;
+    for (int corner = 0; corner < 8; ++corner) {
+      const Vec3 p((corner & 1) ? box.hi.x() : box.lo.x(), (corner & 2) ? box.hi.y() : box.lo.y(),
+                   (corner & 4) ? box.hi.z() : box.lo.z());
+      reach = std::max(reach, (p - body.com_B).norm());
+    }
+    c.shape_reach[s] = reach;
+  }
+  c.inv_inertia_B.resize(nbodies);
+  for (std::size_t b = 0; b < nbodies; ++b)
+    c.inv_inertia_B[b] =
+        model.bodies[b].fixed ? Mat3::Zero() : Mat3(model.bodies[b].inertia_B.inverse());
+  // The laws of every contact spec, resolved (and checked) once: [0] the default contact.
+  c.laws.push_back(resolve_nonsmooth_laws(model.default_contact, model));
+  for (const ContactSpec& spec : model.contacts)
+    c.laws.push_back(resolve_nonsmooth_laws(spec, model));
+  // Law index per (material, material), the default material mapped to the last index.
+  const int nm = static_cast<int>(model.materials.size());
+  c.material_count = nm;
+  c.law_of_materials.assign(static_cast<std::size_t>((nm + 1) * (nm + 1)), 0);
+  for (int a = 0; a <= nm; ++a)
+    for (int b = 0; b <= nm; ++b)
+      c.law_of_materials[static_cast<std::size_t>(a * (nm + 1) + b)] =
+          model.contact_spec_index(a == nm ? -1 : a, b == nm ? -1 : b) + 1;
+  // Six unknowns per contact when a law has moments.
+  const bool moments = std::any_of(c.laws.begin(), c.laws.end(),
+                                   [](const NonsmoothLaws& l) { return l.has_moments(); });
+  c.unknowns = moments ? kWrench : kForce;
+  return c;
 }
 
 }  // namespace coulomb

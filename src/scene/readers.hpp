@@ -34,6 +34,8 @@ void validate_default_contact(const Reporter& r, const Model& m);
 Loc section_loc(const ContactSpec& c, const std::string& section);
 /// Rejects, at its key, a law, key or option value that the nonsmooth formulation cannot run.
 void check_nonsmooth_laws(const Reporter& r, const ContactSpec& c, const std::string& path);
+/// True when the nonsmooth formulation takes every law of `c` (check_nonsmooth_laws would pass).
+[[nodiscard]] bool nonsmooth_laws(const ContactSpec& c);
 /// One `bodies` entry: appends the body and its shapes to m, its initial state to init.
 void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init);
 

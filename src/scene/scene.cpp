@@ -66,11 +66,16 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
     // Moreau–Jean as Siconos runs it: no position stage unless asked for.
     if (s.scheme == TimeScheme::moreau_jean) s.position_correction = false;
   }
-  if (auto v = map.get("name")) s.name = one_of(r, *v, "solver", {"nsgs", "prox", "auto"});
+  if (auto v = map.get("name")) {
+    const std::string name = one_of(r, *v, "solver", {"nsgs", "prox", "auto"});
+    [[maybe_unused]] const bool known = parse_solver_kind(name, s.kind);  // one of the three
+  }
   if (auto v = map.get("formulation")) {
-    s.formulation = one_of(r, *v, "formulation", {"nonsmooth", "compliant"});
+    s.formulation = one_of(r, *v, "formulation", {"nonsmooth", "compliant"}) == "nonsmooth"
+                        ? Formulation::nonsmooth
+                        : Formulation::compliant;
     // The compliant laws exist (coulomb law, the Python module); their ODE integrator does not yet.
-    if (s.formulation == "compliant")
+    if (s.formulation == Formulation::compliant)
       r.fail(*v,
              "solver.formulation: 'compliant' (ODE integration of the compliant laws) is not "
              "available yet; use nonsmooth");
@@ -84,7 +89,9 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   }
   if (auto v = map.get("theta")) s.theta = in_range(r, *v, number(r, *v), 0.5, 1.0);
   if (auto v = map.get("active_set")) {
-    s.active_set = one_of(r, *v, "active-set rule", {"predicted", "siconos"});
+    s.active_set = one_of(r, *v, "active-set rule", {"predicted", "siconos"}) == "predicted"
+                       ? ActiveSetRule::predicted
+                       : ActiveSetRule::siconos;
   }
   if (auto v = map.get("contact_margin")) s.contact_margin = non_negative(r, *v, number(r, *v));
   if (auto v = map.get("activation_distance"))
@@ -95,7 +102,7 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   if (s.scheme == TimeScheme::midpoint) {
     if (auto v = map.get("theta"))
       r.fail(*v, "solver.theta applies to scheme: moreau_jean only (the midpoint scheme has none)");
-    if (auto v = map.get("active_set"); v && s.active_set != "predicted")
+    if (auto v = map.get("active_set"); v && s.active_set != ActiveSetRule::predicted)
       r.fail(*v, "solver.active_set: 'siconos' applies to scheme: moreau_jean only");
   }
 }
@@ -131,7 +138,7 @@ void read_output(const Reporter& r, const Field& f, OutputSettings& o) {
 // contact spec is an error at solver.name (never a silent switch to NSGS), naming the law and
 // where it was written. Model::finalize makes the same check for models built from code.
 void check_solver_fits_laws(const Reporter& r, const MapView& top, const Model& m) {
-  if (m.solver.name != "prox") return;
+  if (m.solver.kind != SolverKind::prox) return;
   auto check = [&](const ContactSpec& c, const std::string& path) {
     const char* law = c.moment_law();
     if (law == nullptr) return;
@@ -193,9 +200,18 @@ void read_scene(const Reporter& r, const YAML::Node& root, const std::string& de
   for (std::size_t i = 0; i < bodies.size(); ++i) read_body(r, bodies[i], m, init[i]);
   validate_default_contact(r, m);
   check_solver_fits_laws(r, top, m);
-  // Invariants (all checked above already; a failure here is a bug of the loader).
+  // Invariants (all checked above already; a failure here is a bug of the loader), and the
+  // compiled model when the nonsmooth formulation runs every law. A scene with laws it does not
+  // run (compliant laws, for `coulomb law` and the Python module) loads uncompiled:
+  // require_runnable says why at the key, and a Simulation would refuse it.
+  const bool runnable = nonsmooth_laws(m.default_contact) &&
+                        std::all_of(m.contacts.begin(), m.contacts.end(),
+                                    [](const ContactSpec& c) { return nonsmooth_laws(c); });
   try {
-    m.finalize();
+    if (runnable)
+      m.finalize();
+    else
+      m.validate();
   } catch (const std::invalid_argument& e) {
     r.fail(Loc{}, fmt::format("internal error: {}", e.what()));
   }

@@ -279,6 +279,15 @@ void read_contacts(const Reporter& r, const Field& f, Model& m) {
 // the registry marks nonsmooth: Signorini, isotropic Coulomb, rolling/pivoting/soft finger, the
 // Contensou ellipsoid or exact limit set. The others are valid scene text but are rejected here,
 // at their key, rather than at run time.
+bool nonsmooth_laws(const ContactSpec& c) {
+  for (std::size_t i = 0; i < kLawSectionCount; ++i) {
+    const auto section = static_cast<LawSection>(i);
+    const LawSpec* spec = section_spec(c, std::string(section_name(section)));
+    if (spec != nullptr && !formulation_error(section, *spec, kNonsmooth).empty()) return false;
+  }
+  return true;
+}
+
 void check_nonsmooth_laws(const Reporter& r, const ContactSpec& c, const std::string& path) {
   for (std::size_t i = 0; i < kLawSectionCount; ++i) {
     const auto section = static_cast<LawSection>(i);

@@ -41,7 +41,7 @@ std::vector<Check> bouncing_ball_siconos(const CaseContext&) {
     if (k >= rows) return;
     const Workspace& ws = s.workspace();
     const double impulse =
-        ws.active.empty()
+        ws.active_set.active.empty()
             ? 0.0
             : std::visit([](const auto& contact) { return contact.r[0].x(); }, ws.contact);
     const double got[3] = {s.state().x_WC[ball].z() - R, s.state().v_WC[ball].z(), impulse};

@@ -344,10 +344,10 @@ std::vector<Check> cone_rolling(const CaseContext& ctx) {
     azimuth.add(s.state().q_WB[cone] * Vec3::UnitZ());
     worst_apex = std::max(worst_apex, (apex() - apex0).norm());
     worst_w = std::max(worst_w, std::abs(s.state().w_W[cone].norm() - W));
-    for (std::size_t k = 0; k < s.workspace().points.size(); ++k)
-      if (s.workspace().active_of_point[k] >= 0)
-        worst_slip = std::max(worst_slip,
-                              std::hypot(s.workspace().u_end[k].y(), s.workspace().u_end[k].z()));
+    for (std::size_t k = 0; k < s.workspace().contact_points.points.size(); ++k)
+      if (s.workspace().active_set.active_of_point[k] >= 0)
+        worst_slip = std::max(worst_slip, std::hypot(s.workspace().step_results.u_end[k].y(),
+                                                     s.workspace().step_results.u_end[k].z()));
   });
   const double measured = std::abs(azimuth.total) / s.state().time;
   return {
@@ -432,9 +432,9 @@ std::vector<Check> tippe_top_point(const CaseContext& ctx) {
   run_to(s, end, [&](const StepReport& r) {
     if (r.active_contacts == 0) return;
     bool sticking = true;
-    for (std::size_t k = 0; k < s.workspace().status.size(); ++k)
-      if (s.workspace().active_of_point[k] >= 0 &&
-          s.workspace().status[k] != ContactStatus::sticking)
+    for (std::size_t k = 0; k < s.workspace().step_results.status.size(); ++k)
+      if (s.workspace().active_set.active_of_point[k] >= 0 &&
+          s.workspace().step_results.status[k] != ContactStatus::sticking)
         sticking = false;
     const Energy e = energy(m, s.state());
     if (std::isnan(t_roll)) {
@@ -511,10 +511,11 @@ std::vector<Check> resting_pairs(const CaseContext& ctx) {
 // velocities, the energy never increases, every step converges in a few sweeps.
 std::vector<Check> chain(const CaseContext&) {
   std::vector<Check> checks;
-  for (const char* solver : {"nsgs", "prox", "auto"}) {
+  for (const SolverKind kind : {SolverKind::nsgs, SolverKind::prox, SolverKind::automatic}) {
+    const char* solver = to_string(kind);
     for (const double e : {0.0, 1.0}) {
       Sim s = load_edited("chain.yaml", [&](Scene& sc) {
-        sc.model.solver.name = solver;
+        sc.model.solver.kind = kind;
         sc.model.contacts[0].normal.params["restitution"] = e;
       });
       const Model& m = s.model();

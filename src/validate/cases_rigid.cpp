@@ -15,9 +15,9 @@ namespace {
 // Total normal force the ground (body 0, fixed) exerts in the last step [N]: Σ N impulses / h.
 double ground_reaction(Sim& s, int ground) {
   double sum = 0.0;
-  for (std::size_t k = 0; k < s.workspace().points.size(); ++k) {
-    const ContactPoint& p = s.workspace().points[k];
-    if (p.body1 == ground || p.body2 == ground) sum += s.workspace().impulse[k].x();
+  for (std::size_t k = 0; k < s.workspace().contact_points.points.size(); ++k) {
+    const ContactPoint& p = s.workspace().contact_points.points[k];
+    if (p.body1 == ground || p.body2 == ground) sum += s.workspace().step_results.impulse[k].x();
   }
   return sum / s.model().time_step;
 }

@@ -63,6 +63,7 @@ std::string convergence_warning(const SolverStatistics& stats, std::int64_t step
 
 Simulation::Simulation(Model model, State state)
     : model_(std::move(model)), state_(std::move(state)) {
+  model_.finalize();
   prepare(model_, ws_);
 }
 

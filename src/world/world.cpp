@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <stdexcept>
 #include <variant>
 
 #include "stages/stages.hpp"
@@ -55,66 +56,57 @@ const char* to_string(StateQuantity q) {
 void prepare(const Model& model, Workspace& ws) {
   const std::size_t nbodies = model.bodies.size();
   const std::size_t nshapes = model.shapes.size();
-  ws.X_WS.resize(nshapes);
-  ws.aabbs.resize(nshapes);
-  ws.shape_fixed.resize(nshapes);
-  ws.shape_reach.resize(nshapes);
-  ws.shape_sweep.assign(nshapes, 0.0);
-  for (std::size_t s = 0; s < nshapes; ++s) {
-    const Body& body = model.bodies[model.shape_body[s]];
-    ws.shape_fixed[s] = body.fixed ? 1 : 0;
-    // Reach: farthest corner of the shape's AABB in the body frame from the centre of mass.
-    const Aabb box = compute_aabb(model.shapes[s].geometry, model.shapes[s].pose_BS, 0.0);
-    double reach = 0.0;
-    for (int corner = 0; corner < 8; ++corner) {
-      const Vec3 p((corner & 1) ? box.hi.x() : box.lo.x(), (corner & 2) ? box.hi.y() : box.lo.y(),
-                   (corner & 4) ? box.hi.z() : box.lo.z());
-      reach = std::max(reach, (p - body.com_B).norm());
-    }
-    ws.shape_reach[s] = reach;
-  }
-  ws.x_c.resize(nbodies);
-  ws.q_c.resize(nbodies);
-  ws.L_start.resize(nbodies);
-  ws.L_end.assign(nbodies, Vec3::Zero());
-  ws.w_pre.resize(nbodies);
-  ws.v_free.resize(nbodies);
-  ws.w_free.resize(nbodies);
-  ws.dx.resize(nbodies);
-  ws.dtheta.resize(nbodies);
-  ws.inv_inertia_W.resize(nbodies);
-  ws.inv_inertia_B.resize(nbodies);
-  ws.impulse_force.resize(nbodies);
-  ws.impulse_torque.resize(nbodies);
-  ws.v_mean.assign(nbodies, Vec3::Zero());
-  ws.w_mean.assign(nbodies, Vec3::Zero());
-  for (std::size_t b = 0; b < nbodies; ++b)
-    ws.inv_inertia_B[b] =
-        model.bodies[b].fixed ? Mat3::Zero() : Mat3(model.bodies[b].inertia_B.inverse());
-  // Contact spec per (material, material), the default material mapped to the last index.
-  const int nm = static_cast<int>(model.materials.size());
-  ws.material_count = nm;
-  ws.spec_of_materials.assign(static_cast<std::size_t>((nm + 1) * (nm + 1)), -1);
-  for (int a = 0; a <= nm; ++a)
-    for (int b = 0; b <= nm; ++b)
-      ws.spec_of_materials[a * (nm + 1) + b] =
-          model.contact_spec_index(a == nm ? -1 : a, b == nm ? -1 : b);
-  // The laws of every contact spec, resolved (and checked) once.
-  ws.laws.clear();
-  ws.laws.push_back(resolve_nonsmooth_laws(model.default_contact, model));
-  for (const ContactSpec& spec : model.contacts)
-    ws.laws.push_back(resolve_nonsmooth_laws(spec, model));
-  // Six unknowns per contact when a law has moments; buffers of the right size kept if present.
-  const bool moments = std::any_of(ws.laws.begin(), ws.laws.end(),
-                                   [](const NonsmoothLaws& l) { return l.has_moments(); });
-  if (moments && ws.unknowns() != kWrench) ws.contact.emplace<ContactBuffers<kWrench>>();
-  if (!moments && ws.unknowns() != kForce) ws.contact.emplace<ContactBuffers<kForce>>();
-  ws.time_step = model.time_step;
-  ws.prepared = true;
+  FreeMotion& motion = ws.free_motion;
+  motion.x_c.resize(nbodies);
+  motion.q_c.resize(nbodies);
+  motion.L_start.resize(nbodies);
+  motion.w_pre.resize(nbodies);
+  motion.v_free.resize(nbodies);
+  motion.w_free.resize(nbodies);
+  motion.inv_inertia_W.resize(nbodies);
+  ShapeFrames& frames = ws.shape_frames;
+  frames.X_WS.resize(nshapes);
+  frames.aabbs.resize(nshapes);
+  frames.shape_sweep.assign(nshapes, 0.0);
+  StepResults& results = ws.step_results;
+  results.L_end.assign(nbodies, Vec3::Zero());
+  results.impulse_force.resize(nbodies);
+  results.impulse_torque.resize(nbodies);
+  results.v_mean.assign(nbodies, Vec3::Zero());
+  results.w_mean.assign(nbodies, Vec3::Zero());
+  ws.position.dx.resize(nbodies);
+  ws.position.dtheta.resize(nbodies);
+  // The contact problem's size; buffers of the right size kept if present.
+  const int unknowns = model.compiled.unknowns;
+  if (unknowns == kWrench && ws.unknowns() != kWrench)
+    ws.contact.emplace<ContactBuffers<kWrench>>();
+  if (unknowns == kForce && ws.unknowns() != kForce) ws.contact.emplace<ContactBuffers<kForce>>();
 }
 
+namespace {
+
+// Whether prepare(model, ws) has sized the workspace for the model's bodies, shapes and contact
+// problem.
+bool sized_for(const Model& model, const Workspace& ws) {
+  return ws.free_motion.x_c.size() == model.bodies.size() &&
+         ws.shape_frames.X_WS.size() == model.shapes.size() &&
+         ws.unknowns() == model.compiled.unknowns;
+}
+
+// The stages read Model::compiled: refuse a model whose compiled part is missing or stale.
+void require_compiled(const Model& model, const char* who) {
+  if (!model.compiled_for_sizes())
+    throw std::logic_error(
+        fmt::format("{}: the model is not compiled for its bodies, shapes and contacts; call "
+                    "Model::finalize() after building or changing it",
+                    who));
+}
+
+}  // namespace
+
 const StepReport& step(const Model& model, State& state, Workspace& ws) {
-  if (!ws.prepared) prepare(model, ws);
+  require_compiled(model, "step");
+  if (!sized_for(model, ws)) prepare(model, ws);
   using clock = std::chrono::steady_clock;
   auto timed = [&ws](Stage s, auto&& fn) {
     const auto t0 = clock::now();
@@ -122,17 +114,30 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
     ws.profile.seconds[static_cast<std::size_t>(s)] +=
         std::chrono::duration<double>(clock::now() - t0).count();
   };
-  timed(Stage::free_motion, [&] { stages::free_motion(model, state, ws); });
-  timed(Stage::broadphase, [&] { stages::broadphase(model, state, ws); });
-  timed(Stage::narrowphase, [&] { stages::narrowphase(model, state, ws); });
-  timed(Stage::kinematics, [&] { stages::kinematics(model, state, ws); });
+  // What each stage reads (const) and writes is in its signature (stages/stages.hpp).
+  FreeMotion& motion = ws.free_motion;
+  ShapeFrames& frames = ws.shape_frames;
+  ContactPoints& points = ws.contact_points;
+  ActiveSet& active = ws.active_set;
+  StepReport& report = ws.report;
+  timed(Stage::free_motion, [&] { stages::free_motion(model, state, motion, report); });
+  timed(Stage::broadphase, [&] { stages::broadphase(model, state, motion, frames, report); });
+  timed(Stage::narrowphase, [&] { stages::narrowphase(model, frames, points, report); });
+  timed(Stage::kinematics,
+        [&] { stages::kinematics(model, state, motion, points, active, report); });
   // The one dispatch on the size of the contact problem (3 or 6 unknowns per contact).
   std::visit(
       [&](auto& contact) {
-        timed(Stage::assemble, [&] { stages::assemble(model, state, ws, contact); });
-        timed(Stage::solve, [&] { stages::solve(model, state, ws, contact); });
-        timed(Stage::integrate, [&] { stages::integrate(model, state, ws, contact); });
-        timed(Stage::correct, [&] { stages::correct(model, state, ws, contact); });
+        timed(Stage::assemble,
+              [&] { stages::assemble(model, state, motion, points, active, contact); });
+        timed(Stage::solve, [&] { stages::solve(model, active, points, contact, report); });
+        timed(Stage::integrate, [&] {
+          stages::integrate(model, motion, points, active, contact, state, ws.step_results, report);
+        });
+        timed(Stage::correct, [&] {
+          stages::correct(model, points, active, contact, ws.step_results, state, ws.position,
+                          report);
+        });
       },
       ws.contact);
   ++ws.profile.steps;
@@ -163,14 +168,15 @@ std::string non_finite_message(const Model& model, const State& state, const Ste
 
 std::vector<Overlap> find_overlaps(const Model& model, const State& state, double min_depth) {
   // The broadphase and narrowphase stages at the state's own configuration.
+  require_compiled(model, "find_overlaps");
   Workspace ws;
   prepare(model, ws);
-  ws.x_c = state.x_WC;
-  ws.q_c = state.q_WB;
-  stages::broadphase(model, state, ws);
-  stages::narrowphase(model, state, ws);
+  ws.free_motion.x_c = state.x_WC;
+  ws.free_motion.q_c = state.q_WB;
+  stages::broadphase(model, state, ws.free_motion, ws.shape_frames, ws.report);
+  stages::narrowphase(model, ws.shape_frames, ws.contact_points, ws.report);
   std::map<std::pair<int, int>, double> deepest;
-  for (const ContactPoint& c : ws.points) {
+  for (const ContactPoint& c : ws.contact_points.points) {
     if (!(-c.gap > min_depth)) continue;
     const auto key = std::minmax(c.body1, c.body2);
     double& d = deepest[{key.first, key.second}];

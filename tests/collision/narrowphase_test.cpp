@@ -722,6 +722,7 @@ TEST(Narrowphase, CylinderOnBoxOnGroundStaysAtRest) {
                                      .inertia_B = Vec3(ixx, ixx, 0.5 * m * r * r).asDiagonal(),
                                      .x = Vec3(0, 0, 1.5)},
                                     {Shape{Cylinder{r, hl}, Pose{}}});
+  model.finalize();
   Workspace ws;
   const std::vector<Vec3> x0 = state.x_WC;
   while (state.time < 2.0 - 0.5e-3)

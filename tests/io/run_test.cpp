@@ -306,7 +306,7 @@ TEST(Run, NonConvergedStepsAreCountedNotHidden) {
   // how many steps did not converge.
   Scene scene = load_scene_text(kScene, "pile.yaml");
   scene.model.end_time = 1.0;
-  scene.model.solver.name = "nsgs";
+  scene.model.solver.kind = SolverKind::nsgs;
   scene.model.solver.max_iterations = 1;
   scene.model.solver.tolerance = 1e-12;
   const RunResult result = coulomb::run(scene.model, scene.state, RunOptions{});

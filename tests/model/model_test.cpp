@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace coulomb {
 namespace {
@@ -51,6 +54,67 @@ TEST(Model, ContactSpecByMaterialPairEitherOrder) {
   EXPECT_EQ(&m.contact_spec(2, 1), &m.contacts[0]);
   EXPECT_EQ(&m.contact_spec(0, 1), &m.default_contact);
   EXPECT_EQ(m.contact_spec(2, 1).friction.get("mu", -1), 0.4);
+}
+
+// The compiled law table says what the spec says: the law of each material pair (either order,
+// the default contact for pairs without an entry and for the default material), μ_s/μ_k and the
+// restitutions, and the problem's size (six unknowns as soon as one law has moments).
+TEST(Model, CompiledLawTableFollowsTheSpec) {
+  Model m = small_model();
+  ContactSpec cc;
+  cc.material1 = 2;
+  cc.material2 = 2;
+  cc.friction.params = {{"mu_s", 0.6}, {"mu_k", 0.3}};
+  cc.normal.params = {{"restitution", 0.5}, {"tangential_restitution", -0.2}};
+  m.contacts.push_back(cc);
+  m.default_contact.friction.params = {{"mu", 0.1}};
+  m.finalize();
+  const CompiledModel& c = m.compiled;
+  EXPECT_TRUE(m.compiled_for_sizes());
+  ASSERT_EQ(c.laws.size(), 3u);  // default, contacts[0], contacts[1]
+  EXPECT_EQ(c.material_count, 3);
+  EXPECT_EQ(c.law_index(0, 1), 1);
+  EXPECT_EQ(c.law_index(1, 0), 1);
+  EXPECT_EQ(c.law_index(2, 2), 2);
+  for (const auto& [a, b] : {std::pair{0, 0}, {0, 2}, {2, 1}, {-1, 0}, {1, -1}, {-1, -1}})
+    EXPECT_EQ(c.law_index(a, b), 0) << a << ", " << b;
+  // μ = 0.4 is both coefficients; μ_s/μ_k and the restitutions as given; the default contact.
+  EXPECT_EQ(c.laws[1].mu_s, 0.4);
+  EXPECT_EQ(c.laws[1].mu_k, 0.4);
+  EXPECT_EQ(c.laws[1].e_n, 0.0);
+  EXPECT_EQ(c.laws[2].mu_s, 0.6);
+  EXPECT_EQ(c.laws[2].mu_k, 0.3);
+  EXPECT_EQ(c.laws[2].e_n, 0.5);
+  EXPECT_EQ(c.laws[2].e_t, -0.2);
+  EXPECT_EQ(c.laws[0].mu_s, 0.1);
+  EXPECT_EQ(c.unknowns, kForce);
+  // Bodies and shapes: I_B⁻¹ (fixed: 0), the fixed flag, the reach of a unit sphere at the
+  // centre of mass (the corner of its bounding box: √3) and of a plane (unbounded).
+  EXPECT_EQ(c.inv_inertia_B[0], Mat3::Zero());
+  EXPECT_EQ(c.inv_inertia_B[1], Mat3(m.bodies[1].inertia_B.inverse()));
+  EXPECT_EQ(c.shape_fixed, (std::vector<std::uint8_t>{1, 0, 0}));
+  EXPECT_DOUBLE_EQ(c.shape_reach[1], std::sqrt(3.0));
+  EXPECT_FALSE(std::isfinite(c.shape_reach[0]));
+  // A moment law anywhere makes every contact a six-unknown one.
+  m.contacts[1].rolling = LawSpec{"rolling", {{"k", 0.001}}, {}, {}};
+  m.finalize();
+  EXPECT_EQ(m.compiled.unknowns, kWrench);
+  EXPECT_EQ(m.compiled.laws[2].k, 0.001);
+  EXPECT_EQ(m.compiled.laws[1].k, 0.0);
+  // Compiled for other sizes: a material added after finalize() is seen.
+  m.materials.push_back(Material{"d"});
+  EXPECT_FALSE(m.compiled_for_sizes());
+}
+
+// The settings print as the scene writes them.
+TEST(Model, SettingNames) {
+  EXPECT_STREQ(to_string(TimeScheme::midpoint), "midpoint");
+  EXPECT_STREQ(to_string(TimeScheme::moreau_jean), "moreau_jean");
+  EXPECT_STREQ(to_string(Formulation::nonsmooth), "nonsmooth");
+  EXPECT_STREQ(to_string(Formulation::compliant), "compliant");
+  EXPECT_STREQ(to_string(ActiveSetRule::predicted), "predicted");
+  EXPECT_STREQ(to_string(ActiveSetRule::siconos), "siconos");
+  EXPECT_STREQ(to_string(SolverKind::automatic), "auto");
 }
 
 TEST(Model, NamesAndDefaults) {
@@ -141,12 +205,6 @@ TEST(Model, FinalizeRejectsInvalidModels) {
     m.bodies[2].shape_count = 0;
     EXPECT_EQ(message(m), "Model::finalize: shapes 2..3 belong to no body");
   }
-  {
-    Model m = small_model();
-    m.solver.name = "newton";
-    EXPECT_EQ(message(m),
-              "Model::finalize: solver.name 'newton' is not a solver; use nsgs, prox or auto");
-  }
 }
 
 // PROX solves the three-unknown problem only: with a moment law in any contact spec it is an
@@ -164,20 +222,20 @@ TEST(Model, FinalizeRejectsProxWithMomentLaws) {
   {
     Model m = small_model();
     m.contacts[0].rolling = rolling;
-    m.solver.name = "prox";
+    m.solver.kind = SolverKind::prox;
     EXPECT_EQ(message(m),
               "Model::finalize: solver.name 'prox' cannot solve contacts with moments, and "
               "contacts[0] has rolling (the six-unknown problem is solved by NSGS only); use nsgs "
               "or auto");
-    for (const char* ok : {"nsgs", "auto"}) {
-      m.solver.name = ok;
-      EXPECT_EQ(message(m), "") << ok;
+    for (const SolverKind ok : {SolverKind::nsgs, SolverKind::automatic}) {
+      m.solver.kind = ok;
+      EXPECT_EQ(message(m), "") << to_string(ok);
     }
   }
   {
     Model m = small_model();
     m.default_contact.pivoting = LawSpec{"pivoting", {{"h", 0.001}}, {}, {}};
-    m.solver.name = "prox";
+    m.solver.kind = SolverKind::prox;
     EXPECT_EQ(message(m),
               "Model::finalize: solver.name 'prox' cannot solve contacts with moments, and "
               "default_contact has pivoting (the six-unknown problem is solved by NSGS only); use "
@@ -186,7 +244,7 @@ TEST(Model, FinalizeRejectsProxWithMomentLaws) {
   // Without moment laws PROX is fine.
   {
     Model m = small_model();
-    m.solver.name = "prox";
+    m.solver.kind = SolverKind::prox;
     EXPECT_EQ(message(m), "");
   }
 }

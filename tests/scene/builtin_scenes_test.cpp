@@ -78,7 +78,7 @@ TEST(BuiltinScenes, BouncingBallIsTheSiconosSetUp) {
   EXPECT_EQ(m.time_step, 0.005);
   EXPECT_EQ(m.end_time, 10.0);
   EXPECT_EQ(m.solver.theta, 0.5);
-  EXPECT_EQ(m.solver.active_set, "siconos");
+  EXPECT_EQ(m.solver.active_set, ActiveSetRule::siconos);
   EXPECT_EQ(m.output.every, 1);
   EXPECT_EQ(m.contact_spec(0, 1).normal.get("restitution", -1), 0.9);
   EXPECT_EQ(m.contact_spec(0, 1).friction.get("mu", -1), 0.0);

@@ -39,7 +39,7 @@ TEST(Scene, BilliardModelAndState) {
   EXPECT_EQ(m.gravity, Vec3(0, 0, -9.81));
   EXPECT_EQ(m.end_time, 1.0);
   EXPECT_EQ(m.time_step, 1e-4);
-  EXPECT_EQ(m.solver.formulation, "nonsmooth");
+  EXPECT_EQ(m.solver.formulation, Formulation::nonsmooth);
   EXPECT_EQ(m.solver.tolerance, 1e-12);
   EXPECT_EQ(m.solver.max_iterations, 200);
   EXPECT_EQ(m.output.every, 10);
@@ -119,8 +119,8 @@ TEST(Scene, DefaultsOfAMinimalScene) {
   // Output default: every 0.01 s, i.e. every 10 steps at h = 1e-3.
   EXPECT_EQ(m.output.every, 0);
   EXPECT_EQ(m.output.interval, 0.01);
-  EXPECT_EQ(m.solver.formulation, "nonsmooth");
-  EXPECT_EQ(m.solver.active_set, "predicted");
+  EXPECT_EQ(m.solver.formulation, Formulation::nonsmooth);
+  EXPECT_EQ(m.solver.active_set, ActiveSetRule::predicted);
   EXPECT_EQ(m.solver.theta, 0.5);
   EXPECT_EQ(m.solver.scheme, TimeScheme::midpoint);
   EXPECT_TRUE(m.solver.position_correction);
@@ -158,7 +158,7 @@ TEST(Scene, SchemeAndPositionStage) {
       "mj2.yaml");
   EXPECT_TRUE(s.model.solver.position_correction);
   EXPECT_EQ(s.model.solver.position_tolerance, 1e-6);
-  EXPECT_EQ(s.model.solver.active_set, "siconos");
+  EXPECT_EQ(s.model.solver.active_set, ActiveSetRule::siconos);
   s = load_scene_text(
       std::string("solver: {scheme: midpoint, position_correction: false}\n") + body, "mp.yaml");
   EXPECT_EQ(s.model.solver.scheme, TimeScheme::midpoint);
@@ -384,12 +384,12 @@ TEST(Scene, SolverFitsTheContactLaws) {
       "    material: a\n"
       "    shapes: [{type: sphere, radius: 0.1}]\n"
       "    mass: 1.0\n";
-  EXPECT_EQ(load_scene_text("solver: {name: prox}\n" + laws + body, "x.yaml").model.solver.name,
-            "prox");
+  EXPECT_EQ(load_scene_text("solver: {name: prox}\n" + laws + body, "x.yaml").model.solver.kind,
+            SolverKind::prox);
   for (const char* name : {"nsgs", "auto"}) {
     const std::string text =
         std::string("solver: {name: ") + name + "}\n" + laws + "    rolling: {k: 0.001}\n" + body;
-    EXPECT_EQ(load_scene_text(text, "x.yaml").model.solver.name, name);
+    EXPECT_STREQ(to_string(load_scene_text(text, "x.yaml").model.solver.kind), name);
   }
   try {
     (void)load_scene_text("solver: {name: prox}\n" + laws + "    rolling: {k: 0.001}\n" + body,

@@ -51,6 +51,7 @@ long allocations_once_warm(bool moment_laws) {
                        .w = Vec3(0, 0, 5.0)},
                       {testing::sphere_shape(0.1)});
   }
+  model.finalize();
   Workspace ws;
   // Warm up until the pile has settled into contact (capacities reach their maximum).
   for (int i = 0; i < 1500; ++i) step(model, state, ws);

@@ -41,7 +41,7 @@ struct Chain {
     if (!with_floor) model.gravity = Vec3::Zero();
     model.time_step = kStep;
     model.end_time = kEnd;
-    model.solver.name = solver;
+    EXPECT_TRUE(parse_solver_kind(solver, model.solver.kind)) << solver;
     model.solver.tolerance = kTolerance;
     model.materials = {Material{"ball"}, Material{"floor"}};
     ContactSpec balls;

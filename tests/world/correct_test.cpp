@@ -38,6 +38,7 @@ struct Overlapping {
 
 TEST(PositionStage, MovesAnOverlapOutWithoutTouchingVelocities) {
   Overlapping o(5e-3, true);
+  o.model.finalize();
   Workspace ws;
   const Vec3 L0 = o.state.q_WB[o.box] * (o.model.bodies[o.box].inertia_B *
                                          (o.state.q_WB[o.box].conjugate() * o.state.w_W[o.box]));
@@ -54,7 +55,7 @@ TEST(PositionStage, MovesAnOverlapOutWithoutTouchingVelocities) {
   EXPECT_NEAR(o.state.v_WC[o.box].z(), 0.0, 1e-12);
   const Vec3 L1 = o.state.q_WB[o.box] * (o.model.bodies[o.box].inertia_B *
                                          (o.state.q_WB[o.box].conjugate() * o.state.w_W[o.box]));
-  EXPECT_LE((L1 - L0 - ws.impulse_torque[o.box]).norm(), 1e-13);
+  EXPECT_LE((L1 - L0 - ws.step_results.impulse_torque[o.box]).norm(), 1e-13);
   // Energy: the lift m g depth is booked as the correction's (negative dissipation), and the
   // audit kinetic + potential + dissipated still closes.
   const double booked =
@@ -64,6 +65,7 @@ TEST(PositionStage, MovesAnOverlapOutWithoutTouchingVelocities) {
 
 TEST(PositionStage, OffLeavesTheOverlap) {
   Overlapping o(5e-3, false);
+  o.model.finalize();
   Workspace ws;
   for (int i = 0; i < 100; ++i) step(o.model, o.state, ws);
   EXPECT_NEAR(o.state.x_WC[o.box].z(), 0.05 - 5e-3, 1e-6);  // Moreau's scheme keeps it
@@ -76,6 +78,7 @@ TEST(PositionStage, EnergyAuditClosesThroughACorrectedImpact) {
   Overlapping o(-1e-4, true);
   o.state.v_WC[o.box] = Vec3(0.3, 0, -1.0);
   o.state.w_W[o.box].setZero();
+  o.model.finalize();
   Workspace ws;
   const Energy e0 = energy(o.model, o.state);
   double deepest = 0.0;
@@ -110,6 +113,7 @@ TEST(PositionStage, TumblingBoxWithRestitutionComesToRest) {
                               .v = Vec3(1.0, 0.3, -0.5),
                               .w = Vec3(3.0, -7.0, 11.0)},
                              {testing::box_shape(half)});
+    model.finalize();
     Workspace ws;
     while (state.time < 4.0 - 0.5e-3) step(model, state, ws);
     EXPECT_LT(energy(model, state).kinetic, 1e-20);  // at rest (measured 1e-35)
@@ -126,6 +130,7 @@ TEST(World, FindsInitialOverlapsByBodyPair) {
   add_body(model, state, {.name = "a", .x = Vec3(0, 0, 0.099)}, {testing::sphere_shape(0.1)});
   add_body(model, state, {.name = "b", .x = Vec3(0.19, 0, 0.1)}, {testing::sphere_shape(0.1)});
   add_body(model, state, {.name = "c", .x = Vec3(0.5, 0, 0.1)}, {testing::sphere_shape(0.1)});
+  model.finalize();
   const std::vector<Overlap> o = find_overlaps(model, state, 1e-6);
   ASSERT_EQ(o.size(), 2u);
   // floor–a by 1 mm; a–b by 0.2 minus their centres' distance; b and c touch the floor (gap 0).
@@ -147,6 +152,7 @@ TEST(World, NonFiniteStateIsLocatedByBodyAndQuantity) {
       {.name = "wild", .x = Vec3(0, 0, 1), .v = Vec3(std::numeric_limits<double>::max(), 0, 0)},
       {testing::sphere_shape(0.1)});
   state.v_WC[2].x() *= 10.0;  // inf
+  model.finalize();
   Workspace ws;
   const StepReport& r = step(model, state, ws);
   EXPECT_FALSE(r.finite);

@@ -40,6 +40,7 @@ struct Ball {
 
 // Runs until the spin about n stops (or t_max), returning the measured rate before the stop.
 void check_spin_decay(Ball& b, double expected_rate) {
+  b.model.finalize();
   Workspace ws;
   const double h = b.model.time_step;
   const double w0 = b.state.w_W[b.ball].z();
@@ -103,6 +104,7 @@ TEST(MomentLaws, RollingResistanceDeceleratesAndStops) {
   const double v0 = 1.0, k = 1e-3;
   Ball b(Vec3(v0, 0, 0), Vec3(0, v0 / 0.05, 0));
   b.spec().rolling = LawSpec{"rolling", {{"k", k}}, {}, {}};
+  b.model.finalize();
   Workspace ws;
   const double decel = 5.0 / 7.0 * kG * k / b.R;
   const double t_stop = v0 / decel, distance = 7.0 * b.R * v0 * v0 / (10.0 * kG * k);
@@ -130,6 +132,7 @@ TEST(MomentLaws, SlidingAndSpinningSphereRollsOnlyAsymptotically) {
   Ball b(Vec3(v0, 0, 0), Vec3(0, 0, spin), 1e-4);
   b.spec().contensou =
       LawSpec{"contensou", {{"radius", a}}, {{"model", "exact"}, {"pressure", "hertz"}}, {}};
+  b.model.finalize();
   Workspace ws;
   const double t_star = 2.0 * v0 / (7.0 * b.mu * kG);
   auto slip = [&] {
@@ -185,6 +188,7 @@ TEST(MomentLaws, DiskStopsSlidingAndSpinningTogether) {
                              .v = Vec3(1.0, 0, 0),
                              .w = Vec3(0, 0, 1.0 / a)},
                             {Shape{Cylinder{a, half}, Pose{}}});
+  model.finalize();
   Workspace ws;
   double ratio = 0.0;
   std::int64_t slide_stop = -1, spin_stop = -1;

@@ -43,6 +43,7 @@ TEST_P(VerticalSpin, BallStaysOnItsLineAndKeepsItsSpin) {
                              .v = Vec3(2, 0, 0),
                              .w = Vec3(0, 0, 60)},
                             {testing::sphere_shape(R)});
+  model.finalize();
   Workspace ws;
   double worst_y = 0.0, worst_wz = 0.0;
   for (int i = 0; i < 600; ++i) {
@@ -75,6 +76,7 @@ TEST(Midpoint, ImpulsesChangeTheWorldAngularMomentumExactly) {
                             .v = Vec3(1.0, 0.3, -0.5),
                             .w = Vec3(3.0, -7.0, 11.0)},
                            {testing::box_shape(half)});
+  model.finalize();
   Workspace ws;
   int contact_steps = 0;
   for (int i = 0; i < 1000; ++i) {
@@ -82,7 +84,7 @@ TEST(Midpoint, ImpulsesChangeTheWorldAngularMomentumExactly) {
     step(model, state, ws);
     const Vec3 L1 = world_momentum(model, state, box);
     // Σ (I_c − x_c) × P + M of the step, from the impulses the integrate stage applied.
-    const Vec3 dL = ws.impulse_torque[box];
+    const Vec3 dL = ws.step_results.impulse_torque[box];
     if (dL.norm() > 0.0) ++contact_steps;
     // Round-off of R I Rᵀ ω and of the Newton solves of the two half drifts (to 4 ε).
     EXPECT_LE((L1 - L0 - dL).norm(), 1e-13 * (L0.norm() + 1.0)) << "step " << i;
@@ -143,6 +145,7 @@ TEST(Midpoint, StartVelocityAndEndGapAgainstTheNarrowphase) {
     RollingEllipsoid e(h);
     // The prediction itself: no correction between it and the narrowphase at the step's end.
     e.model.solver.position_correction = false;
+    e.model.finalize();
     Workspace ws;
     // Let the rolling establish itself (the first steps start from no memory).
     while (e.state.time < 0.1 - 0.5 * h) step(e.model, e.state, ws);
@@ -153,11 +156,11 @@ TEST(Midpoint, StartVelocityAndEndGapAgainstTheNarrowphase) {
       const Vec3 r = c0.point() - e.state.x_WC[e.egg];
       const double u0_true = c0.n_W.dot(e.state.v_WC[e.egg] + e.state.w_W[e.egg].cross(r));
       step(e.model, e.state, ws);
-      ASSERT_EQ(ws.active.size(), 1u);
-      const int k = ws.active[0];
-      worst_u0 = std::max(worst_u0, std::abs(ws.u_zero[k](0) - u0_true));
+      ASSERT_EQ(ws.active_set.active.size(), 1u);
+      const int k = ws.active_set.active[0];
+      worst_u0 = std::max(worst_u0, std::abs(ws.contact_points.u_zero[k](0) - u0_true));
       // The gap the position stage predicted against the narrowphase at the end of the step.
-      worst_gap = std::max(worst_gap, std::abs(ws.end_gap[0] - e.contact_now().gap));
+      worst_gap = std::max(worst_gap, std::abs(ws.step_results.end_gap[0] - e.contact_now().gap));
     }
     u0_error[run] = worst_u0;
     gap_error[run] = worst_gap;
@@ -181,6 +184,7 @@ TEST(Midpoint, RollingIsSecondOrder) {
   double h = 2e-3;
   for (Quat& qi : q) {
     RollingEllipsoid e(h);
+    e.model.finalize();
     Workspace ws;
     while (e.state.time < 0.5 - 0.5 * h) step(e.model, e.state, ws);
     qi = e.state.q_WB[e.egg];
@@ -208,6 +212,7 @@ TEST(Midpoint, SlidingBlockStopsWithoutOvershoot) {
                             .x = Vec3(0, 0, 0.05),
                             .v = Vec3(v0, 0, 0)},
                            {testing::box_shape(half)});
+  model.finalize();
   Workspace ws;
   double min_v = 0.0;
   while (state.time < 0.6 - 0.5 * h) {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <variant>
 
 #include "world/builders.hpp"
@@ -45,6 +46,7 @@ struct Billiard {
 
 void check_billiard(double omega0) {
   Billiard b(omega0, 1e-4);
+  b.model.finalize();
   Workspace ws;
   const double t_star = 2.0 * std::abs(b.v0 - b.R * omega0) / (7.0 * b.mu * kG);
   const double e0 = energy(b.model, b.state).kinetic + energy(b.model, b.state).potential;
@@ -82,6 +84,7 @@ TEST(MoreauJean, BilliardBackSpin) { check_billiard(-30.0); }
 
 TEST(MoreauJean, BilliardSlipShrinksLinearlyThenStops) {
   Billiard b(0.0, 1e-4);
+  b.model.finalize();
   Workspace ws;
   // While sliding: d(slip)/dt = −(7/2) μ g exactly per step (friction impulse μ N h, N = m g).
   step(b.model, b.state, ws);
@@ -119,6 +122,7 @@ TEST(MoreauJean, InclineSticksBelowFrictionAngle) {
   const double mu = 0.5, alpha = std::atan(0.4);
   Incline s(alpha, mu, 1e-3, 2.0);
   s.model.solver.tolerance = 1e-12;
+  s.model.finalize();
   Workspace ws;
   const Vec3 x0 = s.state.x_WC[s.box];
   while (s.state.time < 2.0 - 0.5e-3)
@@ -130,6 +134,7 @@ TEST(MoreauJean, InclineSlidesAtCoulombAcceleration) {
   const double mu = 0.5, alpha = std::atan(0.6);
   Incline s(alpha, mu, 1e-3, 1.0);
   s.model.solver.tolerance = 1e-12;
+  s.model.finalize();
   Workspace ws;
   while (s.state.time < 1.0 - 0.5e-3)
     ASSERT_EQ(step(s.model, s.state, ws).solver.status, SolverStatus::converged);
@@ -147,6 +152,7 @@ struct InclineStaticKinetic : Incline {
     model.contacts[0].friction.params = {{"mu_s", 0.5}, {"mu_k", 0.3}};
     model.solver.tolerance = 1e-12;
     state.v_WC[box] = v0 * down;
+    model.finalize();
   }
   void run_to(double t, Workspace& ws) {
     while (state.time < t - 0.5e-3)
@@ -210,6 +216,7 @@ TEST(MoreauJean, TangentialRestitutionReversesSlip) {
                              .x = Vec3(0, 0, R + 1e-4),
                              .v = Vec3(1.0, 0, -2.0)},
                             {testing::sphere_shape(R)});
+  model.finalize();
   Workspace ws;
   const double slip0 = state.v_WC[ball].x() - R * state.w_W[ball].y();
   // The midpoint scheme evaluates the contact half a step in (h/2 · 2 m/s = 1e-4 m lower): the
@@ -239,7 +246,7 @@ TEST(MoreauJean, BouncingBallMatchesSiconos) {
   Model model = testing::make_model(0.0, 0.9, h, 10.0);
   model.solver.scheme = TimeScheme::moreau_jean;  // Siconos' MoreauJeanOSI, no position stage
   model.solver.position_correction = false;
-  model.solver.active_set = "siconos";
+  model.solver.active_set = ActiveSetRule::siconos;
   model.solver.tolerance = 1e-14;
   State state;
   add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape()});
@@ -249,12 +256,13 @@ TEST(MoreauJean, BouncingBallMatchesSiconos) {
                              .inertia_B = testing::solid_sphere_inertia(1.0, R),
                              .x = Vec3(0, 0, 1.0 + R)},
                             {testing::sphere_shape(R)});
+  model.finalize();
   Workspace ws;
   double worst = 0.0;
   for (int k = 1; k < rows; ++k) {
     step(model, state, ws);
     const double impulse =
-        ws.active.empty() ? 0.0 : std::get<ContactBuffers<kForce>>(ws.contact).r[0].x();
+        ws.active_set.active.empty() ? 0.0 : std::get<ContactBuffers<kForce>>(ws.contact).r[0].x();
     const double got[4] = {state.time, state.x_WC[ball].z() - R, state.v_WC[ball].z(), impulse};
     for (int c = 0; c < 4; ++c) worst = std::max(worst, std::abs(got[c] - ref[k][c]));
     ASSERT_NEAR(got[1], ref[k][1], 1e-9) << "row " << k;
@@ -281,6 +289,7 @@ void check_stack(int count) {
                               .inertia_B = testing::box_inertia(1.0, half),
                               .x = Vec3(0, 0, 0.5 + i)},
                              {testing::box_shape(half)}));
+  model.finalize();
   Workspace ws;
   std::vector<Vec3> x0 = state.x_WC;
   while (state.time < 10.0 - 0.5e-3)
@@ -303,6 +312,7 @@ TEST(MoreauJean, DzhanibekovConservesEnergyAndMomentum) {
                           .inertia_B = Vec3(1.0, 2.0, 2.8).asDiagonal(),
                           .w = Vec3(0.1, 10.0, 0.1)},
                          {});
+  model.finalize();
   Workspace ws;
   auto momentum = [&] {
     return Vec3(state.q_WB[b] *
@@ -325,9 +335,55 @@ TEST(MoreauJean, DzhanibekovConservesEnergyAndMomentum) {
 
 // ---------------------------------------------------------------------------------------------
 // Determinism: the same model stepped twice gives bit-identical states.
+// The active-set rule is a setting the step reads: a ball at rest 1 µm above the plane, h = 1 ms.
+// "predicted" takes the contact into the step (end gap 1e-6 − h²g/2 < 0: the contact holds the
+// ball), Siconos' rule does not (g + (h/2) ġ_k = 1e-6 > 0: the ball falls freely for a step).
+TEST(MoreauJean, ActiveSetRuleDecidesWhichContactsJoinTheStep) {
+  for (const ActiveSetRule rule : {ActiveSetRule::predicted, ActiveSetRule::siconos}) {
+    SCOPED_TRACE(to_string(rule));
+    const double R = 0.1, h = 1e-3, g0 = 1e-6;
+    Model model = testing::make_model(0.0, 0.0, h, 1.0);
+    model.solver.scheme = TimeScheme::moreau_jean;
+    model.solver.position_correction = false;
+    model.solver.active_set = rule;
+    State state;
+    add_body(model, state, {.name = "ground", .fixed = true}, {testing::plane_shape()});
+    const int ball = add_body(model, state,
+                              {.name = "ball",
+                               .mass = 1.0,
+                               .inertia_B = testing::solid_sphere_inertia(1.0, R),
+                               .x = Vec3(0, 0, R + g0)},
+                              {testing::sphere_shape(R)});
+    model.finalize();
+    Workspace ws;
+    const StepReport& r = step(model, state, ws);
+    EXPECT_EQ(r.contact_points, 1);
+    if (rule == ActiveSetRule::predicted) {
+      EXPECT_EQ(r.active_contacts, 1);
+      EXPECT_NEAR(state.v_WC[ball].z(), 0.0, 1e-9);
+    } else {
+      EXPECT_EQ(r.active_contacts, 0);
+      EXPECT_DOUBLE_EQ(state.v_WC[ball].z(), -kG * h);
+    }
+  }
+}
+
+// The step reads the compiled part of the model: one built in code and never finalized (or
+// resized after finalize()) is refused, not stepped on stale numbers.
+TEST(World, StepRefusesAModelThatIsNotCompiled) {
+  Billiard b(0.0, 1e-3);
+  Workspace ws;
+  EXPECT_THROW(step(b.model, b.state, ws), std::logic_error);
+  b.model.finalize();
+  EXPECT_NO_THROW(step(b.model, b.state, ws));
+  b.model.materials.push_back(Material{"new"});
+  EXPECT_THROW(step(b.model, b.state, ws), std::logic_error);
+}
+
 TEST(MoreauJean, BitIdenticalRuns) {
   auto run_once = [] {
     Billiard b(10.0, 1e-4);
+    b.model.finalize();
     Workspace ws;
     for (int i = 0; i < 3000; ++i) step(b.model, b.state, ws);
     return b.state;

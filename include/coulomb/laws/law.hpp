@@ -17,11 +17,11 @@
 ///   small value FrictionMemory, passed in and returned updated: it lives in the simulation State,
 ///   never in the law.
 /// - Nonsmooth interface: a set-valued law gives the numbers of its admissible set (restitution,
-///   the cone's μ_s/μ_k, the moment lengths h, k, the Contensou model); the step resolves them
-///   once per material pair (world/contact_laws.hpp) into the contact problem's per-contact law
-///   (ContactLaw6, μ), and the solvers project on that set (nonsmooth/). The sets of
-///   coulomb/laws/admissible_set.hpp and contensou_set.hpp are the same sets as stand-alone
-///   values for tests and the Python module; the step does not call them.
+///   the cone's μ_s/μ_k, the moment lengths h, k, the Contensou model); compiling the model
+///   resolves them once per material pair (model/contact_laws.hpp), the step turns those into the
+///   contact problem's per-contact law (ContactLaw6, μ), and the solvers project on that set
+///   (nonsmooth/). The sets of coulomb/laws/admissible_set.hpp and contensou_set.hpp are the same
+///   sets as stand-alone values for tests and the Python module; the step does not call them.
 /// - Which laws exist, their keys, ranges, defaults and formulations: the registry
 ///   (coulomb/laws/registry.hpp). The factories below build through it.
 ///

@@ -11,7 +11,8 @@
 ///   numbers from the rows, builds every law through its row's factory (so a bad value is
 ///   reported at its key by the law itself), and asks `formulation_error` whether the run can
 ///   take it;
-/// - the step resolves a contact's laws through the same factories (world/contact_laws.cpp);
+/// - compiling the model resolves a contact's laws through the same factories
+///   (model/contact_laws.cpp);
 /// - `coulomb law --list` prints the rows; docs/laws.md's key tables are `markdown_table(row)`
 ///   verbatim (tests/laws/registry_test.cpp compares them).
 ///

@@ -1,11 +1,18 @@
 #pragma once
 /// @file
-/// The Model: everything that stays constant during a run (bodies, shapes, materials, contact-law
-/// assignment, settings). Built from a scene file (coulomb/scene) or from code, validated once by
-/// `finalize()`; the step functions only read it.
+/// The Model: everything that stays constant during a run. Two parts:
+/// - the spec: bodies, shapes, materials, contact-law assignment (law names and parameters), the
+///   settings (enums), with the names and source marks that error messages use. Built from a scene
+///   file (coulomb/scene) or from code;
+/// - the compiled part (`CompiledModel`, numbers only): the set-valued laws per material pair,
+///   inverse inertias, shape reach, the size of the contact problem. `finalize()` checks the spec
+///   and computes it (`compile`); the step only reads it.
+/// Change the spec after finalize() and call finalize() again (Simulation does when it is built).
 
 #include <coulomb/geometry/shape.hpp>
 #include <coulomb/laws/law_spec.hpp>
+#include <coulomb/model/contact_laws.hpp>
+#include <coulomb/nonsmooth/solver.hpp>
 
 #include <cstdint>
 #include <map>
@@ -66,20 +73,41 @@ enum class TimeScheme : std::uint8_t {
   moreau_jean,
 };
 
+/// "midpoint" or "moreau_jean" (the scene's names).
+[[nodiscard]] const char* to_string(TimeScheme scheme);
+
+/// How the contacts are integrated (scene key `solver.formulation`).
+enum class Formulation : std::uint8_t {
+  nonsmooth,  ///< time stepping with set-valued laws (the only one the step runs)
+  compliant,  ///< ODE integration of force laws (the scene loader rejects it: not available yet)
+};
+/// "nonsmooth" or "compliant" (the registry's names, coulomb::formulation_name).
+[[nodiscard]] const char* to_string(Formulation formulation);
+
+/// Which contacts join the step's contact problem (scene key `solver.active_set`; equations in
+/// docs/nonsmooth.md).
+enum class ActiveSetRule : std::uint8_t {
+  /// The end-of-step gap predicted with the free velocity is ≤ activation_distance (default).
+  predicted,
+  /// Siconos' γ = 1/2 rule g + (h/2) ġ_k ≤ 0 (Moreau–Jean scheme only).
+  siconos,
+};
+/// "predicted" or "siconos".
+[[nodiscard]] const char* to_string(ActiveSetRule rule);
+
 /// Solver settings of the nonsmooth formulation (scene key `solver`).
 struct SolverSettings {
-  TimeScheme scheme = TimeScheme::midpoint;  ///< time-stepping scheme
-  std::string formulation = "nonsmooth";     ///< nonsmooth | compliant
-  /// Contact solver: "nsgs" (Gauss–Seidel), "prox" (proximal point + semismooth Newton), or
-  /// "auto" (NSGS, handing over to PROX when it stalls; default). "prox" cannot solve contacts
-  /// with moment laws (ContactSpec::moment_law): finalize() rejects the combination.
-  std::string name = "auto";
+  TimeScheme scheme = TimeScheme::midpoint;          ///< time-stepping scheme
+  Formulation formulation = Formulation::nonsmooth;  ///< how contacts are integrated
+  /// Contact solver (scene key `solver.name`, written by to_string(SolverKind)): nsgs
+  /// (Gauss–Seidel), prox (proximal point + semismooth Newton), or automatic ("auto": NSGS,
+  /// handing over to PROX when it stalls; default). prox cannot solve contacts with moment laws
+  /// (ContactSpec::moment_law): finalize() rejects the combination.
+  SolverKind kind = SolverKind::automatic;
   double tolerance = 1e-10;  ///< error ‖r − P_K(...)‖/‖q‖ to reach [-]
   int max_iterations = 500;  ///< NSGS sweeps per step
   double theta = 0.5;        ///< θ of the θ-method [-], in [0.5, 1]
-  /// Active-set rule: "predicted" (end-of-step gap with the free velocity, default) or
-  /// "siconos" (g + (h/2) ġ_k ≤ 0, Siconos' γ = 1/2 rule). See docs/nonsmooth.md.
-  std::string active_set = "predicted";
+  ActiveSetRule active_set = ActiveSetRule::predicted;  ///< see ActiveSetRule
   double contact_margin = 1e-3;  ///< narrowphase reports points with gap ≤ margin [m]
   /// Predicted gaps up to this distance count as closed under the "predicted" rule [m]: gaps of
   /// resting contacts are round-off (1e-16 m) above or below zero, and two bodies in free fall
@@ -98,6 +126,32 @@ struct OutputSettings {
   double interval = 0.0;  ///< write every S seconds (0 = use every)
 };
 
+/// The numbers the step reads that follow from a model's spec, computed once by compile(): what
+/// used to be looked up or rebuilt from names, maps and matrices at run time.
+struct CompiledModel {
+  /// Number of materials nm; material -1 (the default material) is mapped to index nm below.
+  int material_count = 0;
+  /// (nm+1)² index into `laws` of each ordered material pair (a, b), at a (nm + 1) + b.
+  std::vector<std::int32_t> law_of_materials;
+  /// (ncontacts + 1) the set-valued laws of each contact spec: [0] Model::default_contact, [i + 1]
+  /// Model::contacts[i].
+  std::vector<NonsmoothLaws> laws;
+  /// Unknowns per contact of the step's contact problem: kWrench (N, T1, T2, Mn, Mt1, Mt2) when
+  /// a law of `laws` has moments (pivoting, rolling, Contensou), else kForce (N, T1, T2).
+  int unknowns = kForce;
+  std::vector<Mat3> inv_inertia_B;  ///< (nbodies) I_B⁻¹ about the centre of mass (fixed: 0)
+  /// (nshapes) farthest distance of the shape from its body's centre of mass [m] (inf: unbounded)
+  std::vector<double> shape_reach;
+  std::vector<std::uint8_t> shape_fixed;  ///< (nshapes) 1 when the shape's body is fixed
+
+  /// Index into `laws` of the pair of materials (-1: the default material).
+  [[nodiscard]] int law_index(int material1, int material2) const {
+    const int nm = material_count;
+    return law_of_materials[static_cast<std::size_t>((material1 < 0 ? nm : material1) * (nm + 1) +
+                                                     (material2 < 0 ? nm : material2))];
+  }
+};
+
 /// The immutable description of a simulation.
 struct Model {
   std::string name = "scene";
@@ -112,6 +166,8 @@ struct Model {
   std::vector<Shape> shapes;    ///< all shapes, body by body; pose_BS relative to the body frame
   std::vector<int> shape_body;  ///< (nshapes) owning body of each shape
   ContactSpec default_contact;  ///< used for material pairs with no `contacts` entry
+  /// The numbers the step reads, computed from the fields above by finalize() (compile()).
+  CompiledModel compiled;
 
   /// Index of the contact spec between two materials (or -1 for the default).
   [[nodiscard]] int contact_spec_index(int material1, int material2) const;
@@ -122,15 +178,28 @@ struct Model {
   /// Index of a material by name, -1 if none.
   [[nodiscard]] int material_index(const std::string& name) const;
 
-  /// Checks the invariants of a model built from code and fills `shape_body` from the bodies'
-  /// shape ranges. Throws std::invalid_argument saying what is wrong: shape ranges not contiguous
-  /// in body order, a free body with mass <= 0 or an inertia that is not symmetric positive
-  /// definite, a plane on a free body, material or contact indices out of range, h <= 0,
-  /// end time <= 0, non-finite values, a solver name other than nsgs, prox or auto, or solver
-  /// "prox" with a moment law in a contact spec (the 6-unknown problem has only NSGS). The scene
-  /// loader calls it last.
+  /// Checks the invariants of the spec and fills `shape_body` from the bodies' shape ranges.
+  /// Throws std::invalid_argument ("Model::finalize: ...") saying what is wrong: shape ranges not
+  /// contiguous in body order, a free body with mass <= 0 or an inertia that is not symmetric
+  /// positive definite, a plane on a free body, material or contact indices out of range,
+  /// h <= 0, end time <= 0, non-finite values, or solver prox with a moment law in a contact spec
+  /// (the 6-unknown problem has only NSGS). Leaves `compiled` as it is.
+  void validate();
+  /// validate(), then `compiled = compile(*this)`: what makes a model steppable. Throws as
+  /// validate() does, and as compile() does for a contact law the nonsmooth formulation cannot
+  /// run. The scene loader calls it last for a scene whose laws the nonsmooth formulation runs
+  /// (only validate() otherwise); Simulation calls it on the model it is given.
   void finalize();
+  /// True when `compiled` was computed for this model's sizes (bodies, shapes, materials,
+  /// contacts): what step() checks. Values changed since finalize() are not detected.
+  [[nodiscard]] bool compiled_for_sizes() const;
 };
+
+/// The compiled part of a model whose spec is valid (finalize() checks it first): the laws of
+/// every contact spec (resolve_nonsmooth_laws, which throws std::invalid_argument naming the
+/// material pair for a law the nonsmooth formulation cannot run), the law index of every
+/// material pair, inverse inertias, shape reach and fixed flags, and the unknowns per contact.
+[[nodiscard]] CompiledModel compile(const Model& model);
 
 /// True if the symmetric matrix `inertia` [kg m²] is a physical inertia tensor: symmetric (to a
 /// relative 1e-9), positive definite, and its principal moments satisfy the triangle inequality

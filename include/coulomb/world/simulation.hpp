@@ -59,8 +59,9 @@ struct StepStatistics {
 /// A model being simulated.
 class Simulation {
  public:
-  /// Takes the model (finalized, e.g. by the scene loader) and its initial state; sizes the
-  /// workspace.
+  /// Takes the model and its initial state, finalizes the model (checks and compiles it: a model
+  /// edited after the scene loader's finalize() is compiled again here; throws
+  /// std::invalid_argument as Model::finalize does) and sizes the workspace.
   Simulation(Model model, State state);
 
   [[nodiscard]] const Model& model() const { return model_; }

@@ -1,18 +1,20 @@
 #pragma once
 /// @file
-/// Workspace: per-step scratch of the step pipeline. It can be rebuilt at any time from (Model,
-/// State); nothing in it is needed to restart a run. Buffers keep their capacity across steps, so
-/// a warm workspace makes the step loop allocation-free.
+/// Workspace: per-step scratch of the step pipeline, grouped by the stage that writes it
+/// (FreeMotion, ShapeFrames, ContactPoints, ActiveSet, ContactBuffers, StepResults,
+/// PositionStage). It can be rebuilt at any time from (Model, State); nothing in it is needed to
+/// restart a run. Buffers keep their capacity across steps, so a warm workspace makes the step
+/// loop allocation-free.
 ///
 /// Memory layout (why): the Gauss–Seidel sweep reads the problem row by row (block-sparse W in
-/// ContactProblem<N>); per-contact data used by assembly and integration (Jacobians, body indices)
-/// are kept in compact parallel arrays indexed by active-contact number.
+/// ContactProblem<N>); per-contact data are kept in compact parallel arrays, indexed by point
+/// number (ContactPoints, per-point StepResults) or by active-contact number (ActiveSet::active,
+/// ContactBuffers).
 
 #include <coulomb/collision/broadphase.hpp>
 #include <coulomb/collision/contact_point.hpp>
 #include <coulomb/nonsmooth/problem.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
-#include <coulomb/world/contact_laws.hpp>
 
 #include <array>
 #include <cstdint>
@@ -69,42 +71,38 @@ struct StepReport {
 
 using Jacobian36 = Eigen::Matrix<double, 3, 6>;
 
-/// The contact problem of the active contacts and its solve, with N unknowns per contact: kForce
-/// (N, T1, T2), or kWrench (N, T1, T2, Mn, Mt1, Mt2) when a contact law of the model has moments
-/// (pivoting, rolling, Contensou; a moment with a zero bound is zero). Sized (nactive).
-template <int N>
-struct ContactBuffers {
-  using InvMassJt = Eigen::Matrix<double, 6, N>;
-  /// (nactive) M⁻¹ Jᵀ of each side (J1 = −H1, J2 = H2; with moments, the rows (n, t1, t2) on the
-  /// angular velocity below them)
-  std::vector<InvMassJt, Eigen::aligned_allocator<InvMassJt>> G1, G2;
-  ContactProblem<N> problem;
-  /// (nactive) impulses (N, T1, T2) [N s] (then (Mn, Mt1, Mt2) [N m s])
-  std::vector<VecN<N>> r;
-  /// (nactive) the law's velocities after the solve (vN, vT1, vT2) [m/s] (then (ωn, ωt1, ωt2)
-  /// [rad/s])
-  std::vector<VecN<N>> u;
-  SolverWorkspace<N> solver;
+/// Stage free_motion's output (nbodies). The contact configuration is where the step evaluates
+/// its contacts: the midpoint x_k + (h/2) v_k (after a torque-free half-step rotation) for the
+/// midpoint scheme, the start of the step for Moreau–Jean.
+struct FreeMotion {
+  std::vector<Vec3> x_c;            ///< (nbodies) centre of mass at the contact configuration [m]
+  std::vector<Quat> q_c;            ///< (nbodies) orientation at the contact configuration
+  std::vector<Vec3> L_start;        ///< (nbodies) world angular momentum at the start [kg m²/s]
+  std::vector<Vec3> w_pre;          ///< (nbodies) I_c⁻¹ L_start: ω before the impulses [rad/s]
+  std::vector<Vec3> v_free;         ///< (nbodies) velocity with gravity, without contact [m/s]
+  std::vector<Vec3> w_free;         ///< (nbodies) angular velocity without contact [rad/s]
+  std::vector<Mat3> inv_inertia_W;  ///< (nbodies) I_c⁻¹ = R_c I_B⁻¹ R_cᵀ [1/(kg m²)]
 };
 
-struct Workspace {
-  // Shapes in the world (nshapes).
-  std::vector<Pose> X_WS;                 ///< (nshapes) shape poses
-  std::vector<Aabb> aabbs;                ///< (nshapes)
-  std::vector<std::uint8_t> shape_fixed;  ///< (nshapes)
-  std::vector<double> shape_reach;  ///< (nshapes) farthest distance of the shape from its body's
-                                    ///< centre of mass [m] (inf: unbounded)
-  std::vector<double>
-      shape_sweep;  ///< (nshapes) bound on how far the shape's surface moves in one step [m]
-  Broadphase broadphase;
-  std::vector<ShapePair> pairs;  ///< (npairs) broadphase output
+/// Stage broadphase's output: the shapes in the world at the contact configuration (nshapes) and
+/// the candidate pairs.
+struct ShapeFrames {
+  std::vector<Pose> X_WS;   ///< (nshapes) shape poses
+  std::vector<Aabb> aabbs;  ///< (nshapes) grown by the contact margin and the sweep
+  /// (nshapes) bound on how far the shape's surface moves in one step [m]
+  std::vector<double> shape_sweep;
+  Broadphase broadphase;         ///< the broadphase's own structure (kept across steps)
+  std::vector<ShapePair> pairs;  ///< (npairs) candidate pairs
+};
 
-  // Narrowphase output and per-point kinematics (npoints), at the contact configuration.
+/// Stages narrowphase (points) and kinematics (the rest, and the points' tangents): the contact
+/// points and their kinematics at the contact configuration (npoints).
+struct ContactPoints {
   std::vector<ContactPoint> points;           ///< (npoints)
   std::vector<std::int32_t> memory_of_point;  ///< (npoints) index in State::contacts or -1
   /// (npoints) 1 when the point's memory says it was moving (sliding, spinning, rolling) at the
   /// last step: the midpoint scheme then puts the tangential and angular rows of the law at the
-  /// middle of the step (docs/nonsmooth.md)
+  /// middle of the step (docs/nonsmooth.md). The solve clears it for a contact that stops.
   std::vector<std::uint8_t> moving;
   std::vector<Jacobian36> H1, H2;  ///< (npoints) u = H2 [v2; w2] − H1 [v1; w1], rows (N, T1, T2)
   /// (npoints) u_c: relative velocity (N, T1, T2, ωn, ωt1, ωt2) before the impulses, at the
@@ -113,69 +111,92 @@ struct Workspace {
   /// (npoints) u_0: the same at the start of the step (Jacobian at the start of the step,
   /// estimated from the contact memory for the midpoint scheme) [m/s, rad/s]
   std::vector<Vec6> u_zero;
-  std::vector<std::int32_t> active_of_point;  ///< (npoints) index in the active list or -1
+};
+
+/// Stage kinematics's output: the active contacts (nactive) and, per dynamic body, the active
+/// contacts it takes part in.
+struct ActiveSet {
+  std::vector<std::int32_t> active;               ///< (nactive) point index
+  std::vector<std::int32_t> active_of_point;      ///< (npoints) index in `active` or -1
+  std::vector<std::int32_t> body_contacts_start;  ///< (nbodies+1) CSR of active contacts per body
+  std::vector<std::int32_t> body_contacts;  ///< (2 nactive at most) active indices, body by body
+  std::vector<std::int32_t> next;           ///< (nbodies) scratch of the CSR build
+};
+
+/// Stages assemble (G1, G2, problem, the warm start in r, laws_of_active) and solve (r, u,
+/// solver; problem.q of stopping contacts): the contact problem of the active contacts and its
+/// solve, with N unknowns per contact: kForce (N, T1, T2), or kWrench (N, T1, T2, Mn, Mt1, Mt2)
+/// when a contact law of the model has moments (pivoting, rolling, Contensou; a moment with a
+/// zero bound is zero). Sized (nactive).
+template <int N>
+struct ContactBuffers {
+  using InvMassJt = Eigen::Matrix<double, 6, N>;
+  /// (nactive) M⁻¹ Jᵀ of each side (J1 = −H1, J2 = H2; with moments, the rows (n, t1, t2) on the
+  /// angular velocity below them)
+  std::vector<InvMassJt, Eigen::aligned_allocator<InvMassJt>> G1, G2;
+  ContactProblem<N> problem;
+  /// (nactive) impulses (N, T1, T2) [N s] (then (Mn, Mt1, Mt2) [N m s]): the warm start, then
+  /// the solve's answer
+  std::vector<VecN<N>> r;
+  /// (nactive) the law's velocities after the solve (vN, vT1, vT2) [m/s] (then (ωn, ωt1, ωt2)
+  /// [rad/s])
+  std::vector<VecN<N>> u;
+  SolverWorkspace<N> solver;
+  /// (nactive) index into CompiledModel::laws of each active contact's material pair
+  std::vector<std::int32_t> laws_of_active;
+  std::vector<std::int32_t> rows;  ///< assembly scratch: the contacts of one block row
+};
+
+/// Stage integrate's output: per point (npoints), per active contact (nactive) and per body
+/// (nbodies), world frame.
+struct StepResults {
   std::vector<Vec3> u_end;      ///< (npoints) relative velocity at the end of the step [m/s]
   std::vector<Vec3> w_rel_end;  ///< (npoints) ω2 − ω1 at the end of the step, world [rad/s]
   std::vector<Vec3> impulse;    ///< (npoints) impulse of 1 on 2 (N, T1, T2) [N s], 0 if inactive
+  /// (npoints) moment impulse (Mn, Mt1, Mt2) of 1 on 2 [N m s], 0 if inactive
+  std::vector<Vec3> moment;
   std::vector<ContactStatus> status;  ///< (npoints) after the step
+  std::vector<double> end_gap;        ///< (nactive) predicted end-of-step gap [m]
+  /// (nactive) 1 when the contact leaves the step with an outward normal velocity (a rebound):
+  /// the position stage does not close its penetration (docs/nonsmooth.md)
+  std::vector<std::uint8_t> rebounding;
+  std::vector<Vec3> impulse_force;   ///< (nbodies) contact impulse on the body [N s]
+  std::vector<Vec3> impulse_torque;  ///< (nbodies) about the centre of mass [N m s]
+  /// (nbodies) (v_k + v_{k+1})/2, the velocity the impulses work on [m/s]
+  std::vector<Vec3> v_mean;
+  std::vector<Vec3> w_mean;  ///< (nbodies) (ω_pre + ω_post)/2 at the contact configuration [rad/s]
+  std::vector<Vec3> L_end;   ///< (nbodies) world angular momentum after the impulses [kg m²/s]
+};
 
-  // Free motion (nbodies). The contact configuration is where the step evaluates its contacts:
-  // the midpoint x_k + (h/2) v_k (after a torque-free half-step rotation) for the midpoint
-  // scheme, the start of the step for Moreau–Jean.
-  std::vector<Vec3> x_c;            ///< (nbodies) centre of mass at the contact configuration [m]
-  std::vector<Quat> q_c;            ///< (nbodies) orientation at the contact configuration
-  std::vector<Vec3> L_start;        ///< (nbodies) world angular momentum at the start [kg m²/s]
-  std::vector<Vec3> w_pre;          ///< (nbodies) I_c⁻¹ L_start: ω before the impulses [rad/s]
-  std::vector<Vec3> v_free;         ///< (nbodies) velocity with gravity, without contact [m/s]
-  std::vector<Vec3> w_free;         ///< (nbodies) angular velocity without contact [rad/s]
-  std::vector<Mat3> inv_inertia_W;  ///< (nbodies) I_c⁻¹ = R_c I_B⁻¹ R_cᵀ [1/(kg m²)]
-  std::vector<Mat3> inv_inertia_B;  ///< (nbodies) I_B⁻¹, constant (filled once)
+/// Stage correct's output: the position stage's targets and multipliers (nactive) and the
+/// displacement of every body (nbodies).
+struct PositionStage {
+  std::vector<double> target_gap;  ///< (nactive) the gap the position stage must not go below [m]
+  std::vector<double> kappa;       ///< (nactive) position multipliers [kg m]
+  std::vector<Vec3> dx;            ///< (nbodies) displacement of the centre of mass [m]
+  std::vector<Vec3> dtheta;        ///< (nbodies) rotation vector, world [rad]
+};
 
-  // Active contacts (nactive).
-  std::vector<std::int32_t> active;               ///< (nactive) point index
-  std::vector<std::int32_t> body_contacts_start;  ///< (nbodies+1) CSR of active contacts per body
-  std::vector<std::int32_t> body_contacts;        ///< (2 nactive)
-  std::vector<std::int32_t> scratch;              ///< assembly scratch
+/// The outputs of the stages, each written by the stage its type names (src/world/stages/stages.hpp
+/// gives every stage's reads and writes), the timings and the step's report.
+struct Workspace {
+  FreeMotion free_motion;
+  ShapeFrames shape_frames;
+  ContactPoints contact_points;
+  ActiveSet active_set;
   /// The contact problem, its answer and the solver's scratch: three unknowns per contact, or six
-  /// with moment laws (chosen by prepare() from the model's contact laws). The stages that use it
-  /// are templates on N, called once per step through std::visit (world.cpp).
+  /// with moment laws (CompiledModel::unknowns; prepare() sizes it). The stages that use it are
+  /// templates on N, called once per step through std::visit (world.cpp).
   std::variant<ContactBuffers<kForce>, ContactBuffers<kWrench>> contact;
   /// Unknowns per contact of `contact`: kForce or kWrench.
   [[nodiscard]] int unknowns() const {
     return std::holds_alternative<ContactBuffers<kWrench>>(contact) ? kWrench : kForce;
   }
-  double time_step = 0.0;  ///< h of the model, set by prepare() [s]
-  std::vector<Vec3>
-      moment;  ///< (npoints) moment impulse (Mn, Mt1, Mt2) of 1 on 2 [N m s], 0 if inactive
-
-  // Per-body contact impulse of the step (nbodies), world frame.
-  std::vector<Vec3> impulse_force;   ///< [N s]
-  std::vector<Vec3> impulse_torque;  ///< about the centre of mass [N m s]
-  std::vector<Vec3>
-      v_mean;  ///< (nbodies) (v_k + v_{k+1})/2, the velocity the impulses work on [m/s]
-  std::vector<Vec3> w_mean;  ///< (nbodies) (ω_pre + ω_post)/2 at the contact configuration [rad/s]
-  std::vector<Vec3> L_end;   ///< (nbodies) world angular momentum after the impulses [kg m²/s]
-
-  // Position stage (nactive): predicted end-of-step gaps and the correction multipliers.
-  std::vector<double> end_gap;  ///< (nactive) [m]
-  /// (nactive) 1 when the contact leaves the step with an outward normal velocity (a rebound):
-  /// the position stage does not close its penetration (docs/nonsmooth.md)
-  std::vector<std::uint8_t> rebounding;
-  std::vector<double> target_gap;  ///< (nactive) the gap the position stage must not go below [m]
-  std::vector<double> kappa;       ///< (nactive) position multipliers [kg m]
-  std::vector<Vec3> dx;            ///< (nbodies) displacement of the centre of mass [m]
-  std::vector<Vec3> dtheta;        ///< (nbodies) rotation vector, world [rad]
-
-  // Derived from the model once by prepare(): contact spec index per material pair, and the
-  // resolved set-valued laws of each spec (index spec + 1; 0 is the model's default contact).
-  std::vector<std::int32_t> spec_of_materials;  ///< (nmat+1)² , material -1 mapped to nmat
-  std::vector<NonsmoothLaws> laws;              ///< (nspecs + 1)
-  std::vector<std::int32_t> laws_of_active;     ///< (nactive) index into `laws`
-  int material_count = 0;
-  bool prepared = false;
+  StepResults step_results;
+  PositionStage position;
 
   Profile profile;
-  StepReport report;
+  StepReport report;  ///< each stage writes its own fields
 };
 
 }  // namespace coulomb

@@ -17,11 +17,14 @@
 
 namespace coulomb {
 
-/// Sizes the workspace for `model` (call once before stepping; `step` calls it if needed).
+/// Sizes the workspace for `model`'s bodies, shapes and contact problem (CompiledModel::unknowns);
+/// `step` calls it when the sizes do not match.
 void prepare(const Model& model, Workspace& ws);
 
 /// Advances `state` by one time step h = model.time_step. Returns the step's report (also in
-/// ws.report). Never throws for a non-finite state: report.finite tells.
+/// ws.report). Never throws for a non-finite state: report.finite tells. Throws std::logic_error
+/// when the model was not compiled for its sizes (Model::finalize() not called after building or
+/// resizing it).
 const StepReport& step(const Model& model, State& state, Workspace& ws);
 
 /// Energies of a state [J]: kinetic (translation + rotation) and potential (gravity, relative to
@@ -45,7 +48,8 @@ struct Overlap {
 };
 /// The pairs of bodies whose shapes overlap by more than `min_depth` [m] in the state's
 /// configuration (the deepest point of each pair, pairs in body order). Allocates; for checks
-/// before a run (the position stage then moves them apart, see docs/nonsmooth.md).
+/// before a run (the position stage then moves them apart, see docs/nonsmooth.md). Throws
+/// std::logic_error, as `step` does, for a model not compiled for its sizes.
 [[nodiscard]] std::vector<Overlap> find_overlaps(const Model& model, const State& state,
                                                  double min_depth);
 

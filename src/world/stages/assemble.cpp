@@ -1,4 +1,5 @@
-// Stage 5: the local frictional contact problem of the active contacts.
+// Stage 5: the local frictional contact problem of the active contacts, and its warm start (the
+// impulses of the contact memory).
 //
 //   ξ = W r + q,  W_ij = Σ_b J_ib M_b⁻¹ J_jbᵀ,  q_i = J_i ν_free + u_c,i − (I − E) u_0,i
 //
@@ -33,11 +34,11 @@ using InvMassJt = Eigen::Matrix<double, 6, D>;
 // The Jacobian of one side of point k: rows (N, T1, T2) from the kinematics, then (n, t1, t2)
 // on the angular velocity; sign + for body 2, − for body 1.
 template <int D>
-JacobianD<D> side_jacobian(const Workspace& ws, int k, int side) {
+JacobianD<D> side_jacobian(const ContactPoints& points, int k, int side) {
   JacobianD<D> J;
-  J.template topRows<3>() = side == 1 ? ws.H2[k] : Jacobian36(-ws.H1[k]);
+  J.template topRows<3>() = side == 1 ? points.H2[k] : Jacobian36(-points.H1[k]);
   if constexpr (D == 6) {
-    const ContactPoint& c = ws.points[k];
+    const ContactPoint& c = points.points[k];
     const double s = side == 1 ? 1.0 : -1.0;
     J.template bottomRows<3>().template leftCols<3>().setZero();
     J.template bottomRows<3>().template rightCols<3>() << s * c.n_W.transpose(),
@@ -56,11 +57,10 @@ InvMassJt<D> inverse_mass_times(const JacobianD<D>& J, double inv_mass, const Ma
 
 // The law of one contact of the problem, per size: μ (3 unknowns), or the coefficients of the
 // admissible set with moments (6 unknowns).
-void set_law(double& law, const NonsmoothLaws&, double mu, const Workspace&, const ContactMemory*,
-             double) {
+void set_law(double& law, const NonsmoothLaws&, double mu, double, const ContactMemory*, double) {
   law = mu;
 }
-void set_law(ContactLaw6& law, const NonsmoothLaws& laws, double mu, const Workspace& ws,
+void set_law(ContactLaw6& law, const NonsmoothLaws& laws, double mu, double h,
              const ContactMemory* memory, double curvature_radius) {
   law = ContactLaw6{};
   law.mu = mu;
@@ -79,7 +79,7 @@ void set_law(ContactLaw6& law, const NonsmoothLaws& laws, double mu, const Works
     // linear in this step's unknowns only if a is fixed during the step) and R* from the mean
     // curvatures. A new contact starts from a point (a = 0: no pivoting friction in its first
     // step).
-    const double N = memory ? memory->impulse.x() / ws.time_step : 0.0;
+    const double N = memory ? memory->impulse.x() / h : 0.0;
     a = hertz_patch_radius(N, curvature_radius, laws.e_star);
   }
   if (a > 0.0) {
@@ -91,23 +91,23 @@ void set_law(ContactLaw6& law, const NonsmoothLaws& laws, double mu, const Works
 
 }  // namespace
 
-Vec6 law_shift(const Workspace& ws, std::size_t k, const NonsmoothLaws& laws) {
+Vec6 law_shift(const ContactPoints& points, std::size_t k, const NonsmoothLaws& laws) {
   // E = diag(e_n, e_t, e_t, 0, 0, 0) (Newton's restitutions); a point that kept moving (sliding,
   // spinning, rolling) takes the tangential and angular rows at the middle of the step:
   // ξ = u⁺ + u_c there (E = 1), so the friction direction is that of the mean velocity.
   Vec6 restitution = (Vec6() << laws.e_n, laws.e_t, laws.e_t, 0.0, 0.0, 0.0).finished();
-  if (ws.moving[k]) restitution.tail<5>().setOnes();
-  return ws.u_pre[k] - (Vec6::Ones() - restitution).cwiseProduct(ws.u_zero[k]);
+  if (points.moving[k]) restitution.tail<5>().setOnes();
+  return points.u_pre[k] - (Vec6::Ones() - restitution).cwiseProduct(points.u_zero[k]);
 }
 
 template <int D>
-void assemble(const Model& model, const State& state, Workspace& ws, ContactBuffers<D>& contact) {
-  ContactProblem<D>& p = contact.problem;
-  std::vector<VecN<D>>& r = contact.r;
-  auto& G1 = contact.G1;
-  auto& G2 = contact.G2;
-  const std::size_t nactive = ws.active.size();
-  const std::size_t nbodies = model.bodies.size();
+void assemble(const Model& model, const State& state, const FreeMotion& motion,
+              const ContactPoints& points, const ActiveSet& active, ContactBuffers<D>& out) {
+  ContactProblem<D>& p = out.problem;
+  std::vector<VecN<D>>& r = out.r;
+  auto& G1 = out.G1;
+  auto& G2 = out.G2;
+  const std::size_t nactive = active.active.size();
   p.clear();
   p.contact_count = static_cast<int>(nactive);
   p.laws.resize(nactive);
@@ -115,24 +115,21 @@ void assemble(const Model& model, const State& state, Workspace& ws, ContactBuff
   p.diag.resize(nactive);
   G1.resize(nactive);
   G2.resize(nactive);
-  ws.laws_of_active.resize(nactive);
+  out.laws_of_active.resize(nactive);
   r.resize(nactive);
 
   // Per active contact: the laws of its material pair, the memory of the last step (warm start
   // and stick/slip status), M⁻¹Jᵀ of each side, the free velocity q.
   for (std::size_t i = 0; i < nactive; ++i) {
-    const int k = ws.active[i];
-    const ContactPoint& c = ws.points[k];
+    const int k = active.active[i];
+    const ContactPoint& c = points.points[k];
     const Body& body1 = model.bodies[c.body1];
     const Body& body2 = model.bodies[c.body2];
-    const int nm = ws.material_count;
-    const int m1 = body1.material < 0 ? nm : body1.material;
-    const int m2 = body2.material < 0 ? nm : body2.material;
-    const int law_index = ws.spec_of_materials[m1 * (nm + 1) + m2] + 1;
-    const NonsmoothLaws& laws = ws.laws[law_index];
-    ws.laws_of_active[i] = law_index;
+    const int law_index = model.compiled.law_index(body1.material, body2.material);
+    const NonsmoothLaws& laws = model.compiled.laws[static_cast<std::size_t>(law_index)];
+    out.laws_of_active[i] = law_index;
 
-    const std::int32_t m = ws.memory_of_point[k];
+    const std::int32_t m = points.memory_of_point[k];
     const ContactMemory* memory = m >= 0 ? &state.contacts[static_cast<std::size_t>(m)] : nullptr;
     r[i].setZero();
     if (memory) {
@@ -143,39 +140,23 @@ void assemble(const Model& model, const State& state, Workspace& ws, ContactBuff
     // points already slip at the start of the step; μ_s for a contact that stuck or a new one at
     // rest. So a block at rest starts to slide exactly at tan α = μ_s, and a sliding block keeps
     // μ_k until the step in which it stops, then μ_s holds it.
-    const bool slid = memory ? memory->status == ContactStatus::sliding
-                             : std::hypot(ws.u_zero[k](1), ws.u_zero[k](2)) > kStickVelocity;
-    set_law(p.laws[i], laws, slid ? laws.mu_k : laws.mu_s, ws, memory,
+    const bool slid = memory
+                          ? memory->status == ContactStatus::sliding
+                          : std::hypot(points.u_zero[k](1), points.u_zero[k](2)) > kStickVelocity;
+    set_law(p.laws[i], laws, slid ? laws.mu_k : laws.mu_s, model.time_step, memory,
             mean_curvature_radius(c.curvature1, c.curvature2));
 
-    const JacobianD<D> J1 = side_jacobian<D>(ws, k, 0);
-    const JacobianD<D> J2 = side_jacobian<D>(ws, k, 1);
-    G1[i] = inverse_mass_times<D>(J1, body1.inv_mass(), ws.inv_inertia_W[c.body1]);
-    G2[i] = inverse_mass_times<D>(J2, body2.inv_mass(), ws.inv_inertia_W[c.body2]);
-    VecN<D> q = J1.template leftCols<3>() * ws.v_free[c.body1] +
-                J1.template rightCols<3>() * ws.w_free[c.body1] +
-                J2.template leftCols<3>() * ws.v_free[c.body2] +
-                J2.template rightCols<3>() * ws.w_free[c.body2];
+    const JacobianD<D> J1 = side_jacobian<D>(points, k, 0);
+    const JacobianD<D> J2 = side_jacobian<D>(points, k, 1);
+    G1[i] = inverse_mass_times<D>(J1, body1.inv_mass(), motion.inv_inertia_W[c.body1]);
+    G2[i] = inverse_mass_times<D>(J2, body2.inv_mass(), motion.inv_inertia_W[c.body2]);
+    VecN<D> q = J1.template leftCols<3>() * motion.v_free[c.body1] +
+                J1.template rightCols<3>() * motion.w_free[c.body1] +
+                J2.template leftCols<3>() * motion.v_free[c.body2] +
+                J2.template rightCols<3>() * motion.w_free[c.body2];
     // The law's velocity ξ = u⁺ + u_c − (I − E) u_0 (Newton's restitution per component).
-    q += law_shift(ws, k, laws).template head<D>();
+    q += law_shift(points, k, laws).template head<D>();
     p.q[i] = q;
-  }
-
-  // Active contacts of each dynamic body (CSR; a fixed body couples nothing).
-  ws.body_contacts_start.assign(nbodies + 1, 0);
-  for (std::size_t i = 0; i < nactive; ++i) {
-    const ContactPoint& c = ws.points[ws.active[i]];
-    if (!model.bodies[c.body1].fixed) ++ws.body_contacts_start[c.body1 + 1];
-    if (!model.bodies[c.body2].fixed) ++ws.body_contacts_start[c.body2 + 1];
-  }
-  for (std::size_t b = 0; b < nbodies; ++b)
-    ws.body_contacts_start[b + 1] += ws.body_contacts_start[b];
-  ws.body_contacts.resize(static_cast<std::size_t>(ws.body_contacts_start[nbodies]));
-  ws.scratch.assign(ws.body_contacts_start.begin(), ws.body_contacts_start.end() - 1);
-  for (std::size_t i = 0; i < nactive; ++i) {
-    const ContactPoint& c = ws.points[ws.active[i]];
-    if (!model.bodies[c.body1].fixed) ws.body_contacts[ws.scratch[c.body1]++] = static_cast<int>(i);
-    if (!model.bodies[c.body2].fixed) ws.body_contacts[ws.scratch[c.body2]++] = static_cast<int>(i);
   }
 
   // Block rows: for contact i, the contacts sharing a dynamic body with it (sorted, unique), then
@@ -183,23 +164,23 @@ void assemble(const Model& model, const State& state, Workspace& ws, ContactBuff
   p.row_start.resize(nactive + 1);
   p.row_start[0] = 0;
   for (std::size_t i = 0; i < nactive; ++i) {
-    const int ki = ws.active[i];
-    const ContactPoint& ci = ws.points[ki];
+    const int ki = active.active[i];
+    const ContactPoint& ci = points.points[ki];
     const int bodies[2] = {ci.body1, ci.body2};
-    ws.scratch.clear();
+    out.rows.clear();
     for (int side = 0; side < 2; ++side) {
       const int b = bodies[side];
       if (model.bodies[b].fixed) continue;
-      for (int e = ws.body_contacts_start[b]; e < ws.body_contacts_start[b + 1]; ++e)
-        ws.scratch.push_back(ws.body_contacts[e]);
+      for (int e = active.body_contacts_start[b]; e < active.body_contacts_start[b + 1]; ++e)
+        out.rows.push_back(active.body_contacts[e]);
     }
-    if (ws.scratch.empty()) ws.scratch.push_back(static_cast<int>(i));  // both fixed: W_ii = 0
-    std::sort(ws.scratch.begin(), ws.scratch.end());
-    ws.scratch.erase(std::unique(ws.scratch.begin(), ws.scratch.end()), ws.scratch.end());
+    if (out.rows.empty()) out.rows.push_back(static_cast<int>(i));  // both fixed: W_ii = 0
+    std::sort(out.rows.begin(), out.rows.end());
+    out.rows.erase(std::unique(out.rows.begin(), out.rows.end()), out.rows.end());
 
-    const JacobianD<D> Ji[2] = {side_jacobian<D>(ws, ki, 0), side_jacobian<D>(ws, ki, 1)};
-    for (const int j : ws.scratch) {
-      const ContactPoint& cj = ws.points[ws.active[j]];
+    const JacobianD<D> Ji[2] = {side_jacobian<D>(points, ki, 0), side_jacobian<D>(points, ki, 1)};
+    for (const int j : out.rows) {
+      const ContactPoint& cj = points.points[active.active[j]];
       BlockN<D> w;
       w.setZero();
       for (int si = 0; si < 2; ++si) {
@@ -216,7 +197,9 @@ void assemble(const Model& model, const State& state, Workspace& ws, ContactBuff
   }
 }
 
-template void assemble<kForce>(const Model&, const State&, Workspace&, ContactBuffers<kForce>&);
-template void assemble<kWrench>(const Model&, const State&, Workspace&, ContactBuffers<kWrench>&);
+template void assemble<kForce>(const Model&, const State&, const FreeMotion&, const ContactPoints&,
+                               const ActiveSet&, ContactBuffers<kForce>&);
+template void assemble<kWrench>(const Model&, const State&, const FreeMotion&, const ContactPoints&,
+                                const ActiveSet&, ContactBuffers<kWrench>&);
 
 }  // namespace coulomb::stages

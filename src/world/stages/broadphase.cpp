@@ -5,7 +5,8 @@
 
 namespace coulomb::stages {
 
-void broadphase(const Model& model, const State& state, Workspace& ws) {
+void broadphase(const Model& model, const State& state, const FreeMotion& motion, ShapeFrames& out,
+                StepReport& report) {
   const double margin = model.solver.contact_margin;
   const std::size_t nshapes = model.shapes.size();
   const double h = model.time_step;
@@ -14,17 +15,17 @@ void broadphase(const Model& model, const State& state, Workspace& ws) {
   // that could close during the step. Fixed bodies are recomputed too: cheap, no caching rules.
   for (std::size_t s = 0; s < nshapes; ++s) {
     const int b = model.shape_body[s];
-    const Pose X_WB{ws.x_c[b] - ws.q_c[b] * model.bodies[b].com_B, ws.q_c[b]};
-    ws.X_WS[s] = X_WB * model.shapes[s].pose_BS;
-    const double reach = ws.shape_reach[s];
-    ws.shape_sweep[s] = model.bodies[b].fixed || !std::isfinite(reach)
-                            ? 0.0
-                            : h * (state.v_WC[b].norm() + state.w_W[b].norm() * reach);
-    ws.aabbs[s] = compute_aabb(model.shapes[s].geometry, ws.X_WS[s], margin + ws.shape_sweep[s]);
+    const Pose X_WB{motion.x_c[b] - motion.q_c[b] * model.bodies[b].com_B, motion.q_c[b]};
+    out.X_WS[s] = X_WB * model.shapes[s].pose_BS;
+    const double reach = model.compiled.shape_reach[s];
+    out.shape_sweep[s] = model.bodies[b].fixed || !std::isfinite(reach)
+                             ? 0.0
+                             : h * (state.v_WC[b].norm() + state.w_W[b].norm() * reach);
+    out.aabbs[s] = compute_aabb(model.shapes[s].geometry, out.X_WS[s], margin + out.shape_sweep[s]);
   }
-  const BroadphaseInput input{ws.aabbs, model.shape_body, ws.shape_fixed};
-  ws.broadphase.find_pairs(input, ws.pairs);
-  ws.report.candidate_pairs = static_cast<int>(ws.pairs.size());
+  const BroadphaseInput input{out.aabbs, model.shape_body, model.compiled.shape_fixed};
+  out.broadphase.find_pairs(input, out.pairs);
+  report.candidate_pairs = static_cast<int>(out.pairs.size());
 }
 
 }  // namespace coulomb::stages

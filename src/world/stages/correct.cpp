@@ -71,12 +71,13 @@ int solve_positions(const ContactProblem<N>& p, const std::vector<double>& gap, 
 }  // namespace
 
 template <int N>
-void correct(const Model& model, State& state, Workspace& ws, const ContactBuffers<N>& contact) {
-  StepReport& report = ws.report;
+void correct(const Model& model, const ContactPoints& points, const ActiveSet& active,
+             const ContactBuffers<N>& contact, const StepResults& results, State& state,
+             PositionStage& out, StepReport& report) {
   report.penetration = 0.0;
   report.penetration_left = 0.0;
   report.correction_sweeps = 0;
-  const std::size_t nactive = ws.active.size();
+  const std::size_t nactive = active.active.size();
   // What the stage closes: the predicted penetrations of the contacts that do not rebound. A
   // rebounding contact (outward normal velocity at the end of the step: an impact with
   // restitution) leaves its penetration by its own motion; lifting it too would add the
@@ -84,11 +85,12 @@ void correct(const Model& model, State& state, Workspace& ws, const ContactBuffe
   // face with e > 0 would chatter between its edges for ever on that energy. It only must not be
   // pushed deeper.
   double deepest = 0.0, to_close = 0.0;
-  ws.target_gap.resize(nactive);
+  out.target_gap.resize(nactive);
   for (std::size_t i = 0; i < nactive; ++i) {
-    deepest = std::max(deepest, -ws.end_gap[i]);
-    ws.target_gap[i] = ws.rebounding[i] ? std::max(0.0, ws.end_gap[i]) : ws.end_gap[i];
-    to_close = std::max(to_close, -ws.target_gap[i]);
+    deepest = std::max(deepest, -results.end_gap[i]);
+    out.target_gap[i] =
+        results.rebounding[i] ? std::max(0.0, results.end_gap[i]) : results.end_gap[i];
+    to_close = std::max(to_close, -out.target_gap[i]);
   }
   report.penetration = deepest;
   report.penetration_left = deepest;
@@ -96,23 +98,23 @@ void correct(const Model& model, State& state, Workspace& ws, const ContactBuffe
 
   // The multipliers κ, then the displacement of every body.
   double left = 0.0;
-  report.correction_sweeps = solve_positions(contact.problem, ws.target_gap,
-                                             model.solver.position_tolerance, ws.kappa, left);
+  report.correction_sweeps = solve_positions(contact.problem, out.target_gap,
+                                             model.solver.position_tolerance, out.kappa, left);
   report.penetration_left = left;
   const std::size_t nbodies = model.bodies.size();
-  ws.dx.assign(nbodies, Vec3::Zero());
-  ws.dtheta.assign(nbodies, Vec3::Zero());
+  out.dx.assign(nbodies, Vec3::Zero());
+  out.dtheta.assign(nbodies, Vec3::Zero());
   for (std::size_t i = 0; i < nactive; ++i) {
-    const double kappa = ws.kappa[i];
+    const double kappa = out.kappa[i];
     if (kappa == 0.0) continue;
-    const ContactPoint& c = ws.points[ws.active[i]];
+    const ContactPoint& c = points.points[active.active[i]];
     // Column 0 (the normal direction) of M⁻¹ Jᵀ of each side.
     const Eigen::Matrix<double, 6, 1> g1 = contact.G1[i].col(0);
     const Eigen::Matrix<double, 6, 1> g2 = contact.G2[i].col(0);
-    ws.dx[c.body1] += kappa * g1.head<3>();
-    ws.dtheta[c.body1] += kappa * g1.tail<3>();
-    ws.dx[c.body2] += kappa * g2.head<3>();
-    ws.dtheta[c.body2] += kappa * g2.tail<3>();
+    out.dx[c.body1] += kappa * g1.head<3>();
+    out.dtheta[c.body1] += kappa * g1.tail<3>();
+    out.dx[c.body2] += kappa * g2.head<3>();
+    out.dtheta[c.body2] += kappa * g2.tail<3>();
   }
 
   // Apply, keeping velocities and world angular momenta; book the energy it adds.
@@ -120,23 +122,27 @@ void correct(const Model& model, State& state, Workspace& ws, const ContactBuffe
   for (std::size_t b = 0; b < nbodies; ++b) {
     const Body& body = model.bodies[b];
     if (body.fixed) continue;
-    if (ws.dx[b].isZero(0.0) && ws.dtheta[b].isZero(0.0)) continue;
+    if (out.dx[b].isZero(0.0) && out.dtheta[b].isZero(0.0)) continue;
     const Mat3 R0 = state.q_WB[b].toRotationMatrix();
     const Vec3 L = R0 * (body.inertia_B * (R0.transpose() * state.w_W[b]));
-    state.x_WC[b] += ws.dx[b];
-    Quat q = cayley_quaternion(ws.dtheta[b]) * state.q_WB[b];
+    state.x_WC[b] += out.dx[b];
+    Quat q = cayley_quaternion(out.dtheta[b]) * state.q_WB[b];
     q.normalize();
     state.q_WB[b] = q;
     const Mat3 R1 = q.toRotationMatrix();
-    const Vec3 w1 = R1 * (ws.inv_inertia_B[b] * (R1.transpose() * L));
-    added += -body.mass * model.gravity.dot(ws.dx[b]) + 0.5 * L.dot(w1 - state.w_W[b]);
+    const Vec3 w1 = R1 * (model.compiled.inv_inertia_B[b] * (R1.transpose() * L));
+    added += -body.mass * model.gravity.dot(out.dx[b]) + 0.5 * L.dot(w1 - state.w_W[b]);
     state.w_W[b] = w1;
   }
   state.dissipated -= added;
   state.dissipated_by_kind[static_cast<std::size_t>(EnergyKind::correction)] -= added;
 }
 
-template void correct<kForce>(const Model&, State&, Workspace&, const ContactBuffers<kForce>&);
-template void correct<kWrench>(const Model&, State&, Workspace&, const ContactBuffers<kWrench>&);
+template void correct<kForce>(const Model&, const ContactPoints&, const ActiveSet&,
+                              const ContactBuffers<kForce>&, const StepResults&, State&,
+                              PositionStage&, StepReport&);
+template void correct<kWrench>(const Model&, const ContactPoints&, const ActiveSet&,
+                               const ContactBuffers<kWrench>&, const StepResults&, State&,
+                               PositionStage&, StepReport&);
 
 }  // namespace coulomb::stages

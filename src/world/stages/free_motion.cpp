@@ -13,43 +13,43 @@
 
 namespace coulomb::stages {
 
-void free_motion(const Model& model, const State& state, Workspace& ws) {
+void free_motion(const Model& model, const State& state, FreeMotion& out, StepReport& report) {
   const double h = model.time_step;
   const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
   const std::size_t nbodies = model.bodies.size();
-  ws.report.rotation_failures = 0;
+  report.rotation_failures = 0;
   for (std::size_t b = 0; b < nbodies; ++b) {
     const Body& body = model.bodies[b];
     if (body.fixed) {
-      ws.x_c[b] = state.x_WC[b];
-      ws.q_c[b] = state.q_WB[b];
-      ws.L_start[b].setZero();
-      ws.w_pre[b].setZero();
-      ws.v_free[b].setZero();
-      ws.w_free[b].setZero();
-      ws.inv_inertia_W[b].setZero();
+      out.x_c[b] = state.x_WC[b];
+      out.q_c[b] = state.q_WB[b];
+      out.L_start[b].setZero();
+      out.w_pre[b].setZero();
+      out.v_free[b].setZero();
+      out.w_free[b].setZero();
+      out.inv_inertia_W[b].setZero();
       continue;
     }
     const Mat3 R0 = state.q_WB[b].toRotationMatrix();
     const Vec3 omega0_B = R0.transpose() * state.w_W[b];
-    ws.L_start[b] = R0 * (body.inertia_B * omega0_B);
+    out.L_start[b] = R0 * (body.inertia_B * omega0_B);
     Vec3 omega_c_B = omega0_B;
     if (midpoint) {
-      ws.x_c[b] = state.x_WC[b] + (0.5 * h) * state.v_WC[b];
-      const FreeRotation drift =
-          rotate_free(state.q_WB[b], body.inertia_B, ws.inv_inertia_B[b], omega0_B, 0.5 * h, 0.5);
-      ws.q_c[b] = drift.q_WB;
+      out.x_c[b] = state.x_WC[b] + (0.5 * h) * state.v_WC[b];
+      const FreeRotation drift = rotate_free(
+          state.q_WB[b], body.inertia_B, model.compiled.inv_inertia_B[b], omega0_B, 0.5 * h, 0.5);
+      out.q_c[b] = drift.q_WB;
       omega_c_B = drift.omega_B;
-      if (!drift.converged) ++ws.report.rotation_failures;
+      if (!drift.converged) ++report.rotation_failures;
     } else {
-      ws.x_c[b] = state.x_WC[b];
-      ws.q_c[b] = state.q_WB[b];
+      out.x_c[b] = state.x_WC[b];
+      out.q_c[b] = state.q_WB[b];
     }
-    const Mat3 Rc = ws.q_c[b].toRotationMatrix();
-    ws.inv_inertia_W[b] = Rc * ws.inv_inertia_B[b] * Rc.transpose();
-    ws.w_pre[b] = Rc * omega_c_B;
-    ws.v_free[b] = state.v_WC[b] + h * model.gravity;
-    ws.w_free[b] = ws.w_pre[b];
+    const Mat3 Rc = out.q_c[b].toRotationMatrix();
+    out.inv_inertia_W[b] = Rc * model.compiled.inv_inertia_B[b] * Rc.transpose();
+    out.w_pre[b] = Rc * omega_c_B;
+    out.v_free[b] = state.v_WC[b] + h * model.gravity;
+    out.w_free[b] = out.w_pre[b];
   }
 }
 

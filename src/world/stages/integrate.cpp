@@ -55,66 +55,68 @@ Vec6 law_velocity(const ContactBuffers<N>& contact, std::size_t i) {
 }  // namespace
 
 template <int N>
-void integrate(const Model& model, State& state, Workspace& ws, const ContactBuffers<N>& contact) {
+void integrate(const Model& model, const FreeMotion& motion, const ContactPoints& points,
+               const ActiveSet& active, const ContactBuffers<N>& contact, State& state,
+               StepResults& out, StepReport& report) {
   const double h = model.time_step;
   const double theta = model.solver.theta;
   const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
   const std::size_t nbodies = model.bodies.size();
-  const std::size_t nactive = ws.active.size();
+  const std::size_t nactive = active.active.size();
 
   // Contact impulses gathered per body (force, and torque about the centre of mass), world.
   for (std::size_t b = 0; b < nbodies; ++b) {
-    ws.impulse_force[b].setZero();
-    ws.impulse_torque[b].setZero();
+    out.impulse_force[b].setZero();
+    out.impulse_torque[b].setZero();
   }
   for (std::size_t i = 0; i < nactive; ++i) {
-    const int k = ws.active[i];
-    const ContactPoint& c = ws.points[k];
+    const int k = active.active[i];
+    const ContactPoint& c = points.points[k];
     const Vec3 r = force_impulse(contact, i);
     // Moment impulse of 1 on 2 in the world: Mn n + Mt1 t1 + Mt2 t2.
     const Vec3 m = moment_impulse(contact, i);
     const Vec3 m_W = m.x() * c.n_W + m.y() * c.t1_W + m.z() * c.t2_W;
-    const Eigen::Matrix<double, 6, 1> p2 = ws.H2[k].transpose() * r;
-    const Eigen::Matrix<double, 6, 1> p1 = -(ws.H1[k].transpose() * r);
-    ws.impulse_force[c.body2] += p2.head<3>();
-    ws.impulse_torque[c.body2] += p2.tail<3>() + m_W;
-    ws.impulse_force[c.body1] += p1.head<3>();
-    ws.impulse_torque[c.body1] += p1.tail<3>() - m_W;
+    const Eigen::Matrix<double, 6, 1> p2 = points.H2[k].transpose() * r;
+    const Eigen::Matrix<double, 6, 1> p1 = -(points.H1[k].transpose() * r);
+    out.impulse_force[c.body2] += p2.head<3>();
+    out.impulse_torque[c.body2] += p2.tail<3>() + m_W;
+    out.impulse_force[c.body1] += p1.head<3>();
+    out.impulse_torque[c.body1] += p1.tail<3>() - m_W;
   }
 
   // Kick, then the rest of the motion; work of the impulses; the first non-finite body.
   double work = 0.0;
-  ws.report.finite = true;
-  ws.report.non_finite_body = -1;
-  ws.report.non_finite_quantity = StateQuantity::none;
+  report.finite = true;
+  report.non_finite_body = -1;
+  report.non_finite_quantity = StateQuantity::none;
   for (std::size_t b = 0; b < nbodies; ++b) {
     const Body& body = model.bodies[b];
     if (body.fixed) continue;
     const Vec3 v0 = state.v_WC[b];
-    const Vec3 v1 = ws.v_free[b] + body.inv_mass() * ws.impulse_force[b];
-    ws.L_end[b] = ws.L_start[b] + ws.impulse_torque[b];
-    const Vec3 w_post = ws.inv_inertia_W[b] * ws.L_end[b];
-    ws.v_mean[b] = 0.5 * (v0 + v1);
-    ws.w_mean[b] = 0.5 * (ws.w_pre[b] + w_post);
-    work += ws.impulse_force[b].dot(ws.v_mean[b]) + ws.impulse_torque[b].dot(ws.w_mean[b]);
+    const Vec3 v1 = motion.v_free[b] + body.inv_mass() * out.impulse_force[b];
+    out.L_end[b] = motion.L_start[b] + out.impulse_torque[b];
+    const Vec3 w_post = motion.inv_inertia_W[b] * out.L_end[b];
+    out.v_mean[b] = 0.5 * (v0 + v1);
+    out.w_mean[b] = 0.5 * (motion.w_pre[b] + w_post);
+    work += out.impulse_force[b].dot(out.v_mean[b]) + out.impulse_torque[b].dot(out.w_mean[b]);
 
     // The rest of the motion: from the contact configuration for the midpoint scheme (second
     // half step), from the start for Moreau–Jean (whole step).
-    const Quat q_from = midpoint ? ws.q_c[b] : state.q_WB[b];
-    const Vec3 omega_from_B = ws.inv_inertia_B[b] * (q_from.conjugate() * ws.L_end[b]);
+    const Quat q_from = midpoint ? motion.q_c[b] : state.q_WB[b];
+    const Vec3 omega_from_B = model.compiled.inv_inertia_B[b] * (q_from.conjugate() * out.L_end[b]);
     const FreeRotation drift =
-        rotate_free(q_from, body.inertia_B, ws.inv_inertia_B[b], omega_from_B,
+        rotate_free(q_from, body.inertia_B, model.compiled.inv_inertia_B[b], omega_from_B,
                     midpoint ? 0.5 * h : h, midpoint ? 0.5 : theta);
     if (midpoint)
-      state.x_WC[b] = ws.x_c[b] + (0.5 * h) * v1;
+      state.x_WC[b] = motion.x_c[b] + (0.5 * h) * v1;
     else
       state.x_WC[b] += h * (theta * v1 + (1.0 - theta) * v0);
-    if (!drift.converged) ++ws.report.rotation_failures;
+    if (!drift.converged) ++report.rotation_failures;
     state.q_WB[b] = drift.q_WB;
     state.v_WC[b] = v1;
     state.w_W[b] = drift.q_WB * drift.omega_B;
 
-    if (ws.report.finite) {
+    if (report.finite) {
       const StateQuantity bad = !finite(state.x_WC[b]) ? StateQuantity::position
                                 : !std::isfinite(state.q_WB[b].w()) || !finite(state.q_WB[b].vec())
                                     ? StateQuantity::orientation
@@ -122,9 +124,9 @@ void integrate(const Model& model, State& state, Workspace& ws, const ContactBuf
                                 : !finite(state.w_W[b]) ? StateQuantity::angular_velocity
                                                         : StateQuantity::none;
       if (bad != StateQuantity::none) {
-        ws.report.finite = false;
-        ws.report.non_finite_body = static_cast<int>(b);
-        ws.report.non_finite_quantity = bad;
+        report.finite = false;
+        report.non_finite_body = static_cast<int>(b);
+        report.non_finite_quantity = bad;
       }
     }
   }
@@ -134,12 +136,13 @@ void integrate(const Model& model, State& state, Workspace& ws, const ContactBuf
   // normal and tangential parts add up to the total above.
   auto& by_kind = state.dissipated_by_kind;
   for (std::size_t i = 0; i < nactive; ++i) {
-    const int k = ws.active[i];
-    const ContactPoint& c = ws.points[k];
-    const Vec3 u_mean =
-        ws.H2[k].leftCols<3>() * ws.v_mean[c.body2] + ws.H2[k].rightCols<3>() * ws.w_mean[c.body2] -
-        ws.H1[k].leftCols<3>() * ws.v_mean[c.body1] - ws.H1[k].rightCols<3>() * ws.w_mean[c.body1];
-    const Vec3 w_mean = ws.w_mean[c.body2] - ws.w_mean[c.body1];
+    const int k = active.active[i];
+    const ContactPoint& c = points.points[k];
+    const Vec3 u_mean = points.H2[k].leftCols<3>() * out.v_mean[c.body2] +
+                        points.H2[k].rightCols<3>() * out.w_mean[c.body2] -
+                        points.H1[k].leftCols<3>() * out.v_mean[c.body1] -
+                        points.H1[k].rightCols<3>() * out.w_mean[c.body1];
+    const Vec3 w_mean = out.w_mean[c.body2] - out.w_mean[c.body1];
     const Vec3 r = force_impulse(contact, i), m = moment_impulse(contact, i);
     by_kind[static_cast<std::size_t>(EnergyKind::normal)] -= r.x() * u_mean.x();
     by_kind[static_cast<std::size_t>(EnergyKind::friction)] -=
@@ -151,59 +154,62 @@ void integrate(const Model& model, State& state, Workspace& ws, const ContactBuf
 
   // Per point: impulse, end-of-step relative velocity, status, and (active points) the predicted
   // end-of-step gap for the position stage. Then the contact memory.
-  const std::size_t npoints = ws.points.size();
-  ws.u_end.resize(npoints);
-  ws.w_rel_end.resize(npoints);
-  ws.impulse.resize(npoints);
-  ws.moment.resize(npoints);
-  ws.status.resize(npoints);
-  ws.end_gap.resize(nactive);
-  ws.rebounding.resize(nactive);
+  const std::size_t npoints = points.points.size();
+  out.u_end.resize(npoints);
+  out.w_rel_end.resize(npoints);
+  out.impulse.resize(npoints);
+  out.moment.resize(npoints);
+  out.status.resize(npoints);
+  out.end_gap.resize(nactive);
+  out.rebounding.resize(nactive);
   state.contacts.clear();
   for (std::size_t k = 0; k < npoints; ++k) {
-    const ContactPoint& c = ws.points[k];
-    const int i = ws.active_of_point[k];
+    const ContactPoint& c = points.points[k];
+    const int i = active.active_of_point[k];
     const Vec3 w1 = model.bodies[c.body1].fixed ? Vec3::Zero() : Vec3(state.w_W[c.body1]);
     const Vec3 w2 = model.bodies[c.body2].fixed ? Vec3::Zero() : Vec3(state.w_W[c.body2]);
-    ws.w_rel_end[k] = w2 - w1;
+    out.w_rel_end[k] = w2 - w1;
     if (i < 0) {
-      ws.u_end[k] = ws.H2[k].leftCols<3>() * state.v_WC[c.body2] + ws.H2[k].rightCols<3>() * w2 -
-                    ws.H1[k].leftCols<3>() * state.v_WC[c.body1] - ws.H1[k].rightCols<3>() * w1;
-      ws.impulse[k].setZero();
-      ws.moment[k].setZero();
-      ws.status[k] = ContactStatus::separated;
+      out.u_end[k] =
+          points.H2[k].leftCols<3>() * state.v_WC[c.body2] + points.H2[k].rightCols<3>() * w2 -
+          points.H1[k].leftCols<3>() * state.v_WC[c.body1] - points.H1[k].rightCols<3>() * w1;
+      out.impulse[k].setZero();
+      out.moment[k].setZero();
+      out.status[k] = ContactStatus::separated;
     } else {
       // ξ = u⁺ + u_c − (I − E) u_0: the velocity after the impulses at c is u⁺ = ξ − shift, and
       // the relative velocity at the end of the step, J(q_{k+1}) ν_{k+1} = u⁺ + (u_c − u_0) +
       // O(h²) (the Jacobian changes over the second half step as over the first), is ξ − E u_0.
-      const NonsmoothLaws& laws = ws.laws[ws.laws_of_active[i]];
+      const NonsmoothLaws& laws =
+          model.compiled.laws[static_cast<std::size_t>(contact.laws_of_active[i])];
       const Vec6 xi = law_velocity(contact, static_cast<std::size_t>(i));
-      const Vec6 shift = law_shift(ws, k, laws);
+      const Vec6 shift = law_shift(points, k, laws);
       const Vec3 u_post = (xi - shift).head<3>();
-      ws.u_end[k] = u_post + (ws.u_pre[k] - ws.u_zero[k]).head<3>();
-      ws.impulse[k] = force_impulse(contact, i);
-      ws.moment[k] = moment_impulse(contact, i);
+      out.u_end[k] = u_post + (points.u_pre[k] - points.u_zero[k]).head<3>();
+      out.impulse[k] = force_impulse(contact, i);
+      out.moment[k] = moment_impulse(contact, i);
       // Stick is judged on the law's velocity (zero slip in the law means sticking).
       const double slip = std::hypot(xi(1), xi(2));
-      ws.status[k] = ws.impulse[k].x() <= 0.0 ? ContactStatus::separated
-                     : slip <= kStickVelocity ? ContactStatus::sticking
-                                              : ContactStatus::sliding;
+      out.status[k] = out.impulse[k].x() <= 0.0 ? ContactStatus::separated
+                      : slip <= kStickVelocity  ? ContactStatus::sticking
+                                                : ContactStatus::sliding;
       // Gap at the end of the step, linearised at c (the same rule as the active set, with the
       // velocity after the impulses).
-      ws.end_gap[i] =
-          midpoint ? c.gap + 0.5 * h * u_post.x() + 0.25 * h * (ws.u_pre[k](0) - ws.u_zero[k](0))
-                   : c.gap + h * (theta * u_post.x() + (1.0 - theta) * ws.u_zero[k](0));
+      out.end_gap[i] =
+          midpoint
+              ? c.gap + 0.5 * h * u_post.x() + 0.25 * h * (points.u_pre[k](0) - points.u_zero[k](0))
+              : c.gap + h * (theta * u_post.x() + (1.0 - theta) * points.u_zero[k](0));
       // A contact that rebounds leaves its penetration by its own motion (correct.cpp).
-      ws.rebounding[i] = ws.u_end[k].x() > kStickVelocity ? 1 : 0;
+      out.rebounding[i] = out.u_end[k].x() > kStickVelocity ? 1 : 0;
     }
     const Vec3 I = c.point();
     ContactMemory memory;
     memory.key = ContactKey{c.shape1, c.shape2, c.feature};
-    memory.impulse = ws.impulse[k];
-    memory.moment = ws.moment[k];
-    memory.status = ws.status[k];
+    memory.impulse = out.impulse[k];
+    memory.moment = out.moment[k];
+    memory.status = out.status[k];
     // Moving: a slip, spin or rolling the law saw above kMovingSpeed (stages.hpp).
-    if (i >= 0 && ws.impulse[k].x() > 0.0) {
+    if (i >= 0 && out.impulse[k].x() > 0.0) {
       const Vec6 xi = law_velocity(contact, static_cast<std::size_t>(i));
       memory.moving = xi.segment<2>(1).norm() > kMovingSpeed || std::abs(xi(3)) > kMovingSpeed ||
                       xi.segment<2>(4).norm() > kMovingSpeed;
@@ -211,8 +217,8 @@ void integrate(const Model& model, State& state, Workspace& ws, const ContactBuf
     memory.n_W = c.n_W;
     memory.t1_W = c.t1_W;
     memory.t2_W = c.t2_W;
-    memory.r1_W = I - ws.x_c[c.body1];
-    memory.r2_W = I - ws.x_c[c.body2];
+    memory.r1_W = I - motion.x_c[c.body1];
+    memory.r2_W = I - motion.x_c[c.body2];
     state.contacts.push_back(memory);
   }
   std::sort(state.contacts.begin(), state.contacts.end(),
@@ -226,7 +232,11 @@ void integrate(const Model& model, State& state, Workspace& ws, const ContactBuf
   ++state.step;
 }
 
-template void integrate<kForce>(const Model&, State&, Workspace&, const ContactBuffers<kForce>&);
-template void integrate<kWrench>(const Model&, State&, Workspace&, const ContactBuffers<kWrench>&);
+template void integrate<kForce>(const Model&, const FreeMotion&, const ContactPoints&,
+                                const ActiveSet&, const ContactBuffers<kForce>&, State&,
+                                StepResults&, StepReport&);
+template void integrate<kWrench>(const Model&, const FreeMotion&, const ContactPoints&,
+                                 const ActiveSet&, const ContactBuffers<kWrench>&, State&,
+                                 StepResults&, StepReport&);
 
 }  // namespace coulomb::stages

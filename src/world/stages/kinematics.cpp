@@ -1,6 +1,6 @@
 // Stage 4: contact kinematics at the contact configuration: the memory of each point, its frame,
 // its Jacobians, its relative velocities before the impulses (u_c) and at the start of the step
-// (u_0), and the active set. Equations in docs/nonsmooth.md.
+// (u_0), the active set and its contacts per body. Equations in docs/nonsmooth.md.
 //
 // u_0 is the relative velocity with the Jacobian at the start of the step. Moreau–Jean evaluates
 // its contacts there, so u_0 = u_c. The midpoint scheme evaluates them at the midpoint c_k of the
@@ -48,29 +48,30 @@ std::int32_t find_memory(const State& state, const ContactPoint& c) {
 
 }  // namespace
 
-void kinematics(const Model& model, const State& state, Workspace& ws) {
+void kinematics(const Model& model, const State& state, const FreeMotion& motion,
+                ContactPoints& points, ActiveSet& out, StepReport& report) {
   const double h = model.time_step;
   const double theta = model.solver.theta;
   const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
-  const bool siconos_rule = !midpoint && model.solver.active_set == "siconos";
+  const bool siconos_rule = !midpoint && model.solver.active_set == ActiveSetRule::siconos;
 
-  const std::size_t npoints = ws.points.size();
-  ws.memory_of_point.resize(npoints);
-  ws.moving.resize(npoints);
-  ws.H1.resize(npoints);
-  ws.H2.resize(npoints);
-  ws.u_pre.resize(npoints);
-  ws.u_zero.resize(npoints);
-  ws.active_of_point.resize(npoints);
-  ws.active.clear();
+  const std::size_t npoints = points.points.size();
+  points.memory_of_point.resize(npoints);
+  points.moving.resize(npoints);
+  points.H1.resize(npoints);
+  points.H2.resize(npoints);
+  points.u_pre.resize(npoints);
+  points.u_zero.resize(npoints);
+  out.active_of_point.resize(npoints);
+  out.active.clear();
   for (std::size_t k = 0; k < npoints; ++k) {
-    ContactPoint& c = ws.points[k];
+    ContactPoint& c = points.points[k];
     const int b1 = c.body1, b2 = c.body2;
     const std::int32_t m = find_memory(state, c);
-    ws.memory_of_point[k] = m;
+    points.memory_of_point[k] = m;
     const ContactMemory* memory = m >= 0 ? &state.contacts[static_cast<std::size_t>(m)] : nullptr;
     bool interpolate = midpoint && memory && memory->n_W.dot(c.n_W) >= kMemoryCos;
-    ws.moving[k] = midpoint && memory && memory->moving ? 1 : 0;
+    points.moving[k] = midpoint && memory && memory->moving ? 1 : 0;
     // Midpoint scheme: the tangents of a remembered point are carried over from the last step
     // (the last t1 projected on the new tangent plane), so that the two Jacobians averaged below,
     // and the warm-start impulses, refer to the same directions.
@@ -84,48 +85,69 @@ void kinematics(const Model& model, const State& state, Workspace& ws) {
         interpolate = false;
       }
     }
-    contact_jacobians(c, ws.x_c[b1], ws.x_c[b2], ws.H1[k], ws.H2[k]);
+    contact_jacobians(c, motion.x_c[b1], motion.x_c[b2], points.H1[k], points.H2[k]);
 
     // Velocities before the impulses at the contact configuration (u_c), at the start (u_0), and
     // the free velocity (no contact) at the end of the step.
     const Vec3 I = c.point();
-    const Vec3 r1 = I - ws.x_c[b1], r2 = I - ws.x_c[b2];
-    ws.u_pre[k] = relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, state.v_WC[b1], ws.w_pre[b1],
-                                    state.v_WC[b2], ws.w_pre[b2]);
-    ws.u_zero[k] = relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, state.v_WC[b1], state.w_W[b1],
-                                     state.v_WC[b2], state.w_W[b2]);
+    const Vec3 r1 = I - motion.x_c[b1], r2 = I - motion.x_c[b2];
+    points.u_pre[k] = relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, state.v_WC[b1],
+                                        motion.w_pre[b1], state.v_WC[b2], motion.w_pre[b2]);
+    points.u_zero[k] = relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, state.v_WC[b1],
+                                         state.w_W[b1], state.v_WC[b2], state.w_W[b2]);
     if (interpolate) {
       const Vec6 u_last =
           relative_velocity(memory->n_W, memory->t1_W, memory->t2_W, memory->r1_W, memory->r2_W,
                             state.v_WC[b1], state.w_W[b1], state.v_WC[b2], state.w_W[b2]);
-      ws.u_zero[k] = 0.5 * (ws.u_zero[k] + u_last);
+      points.u_zero[k] = 0.5 * (points.u_zero[k] + u_last);
     }
-    const double un_free = relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, ws.v_free[b1],
-                                             ws.w_free[b1], ws.v_free[b2], ws.w_free[b2])(0);
+    const double un_free =
+        relative_velocity(c.n_W, c.t1_W, c.t2_W, r1, r2, motion.v_free[b1], motion.w_free[b1],
+                          motion.v_free[b2], motion.w_free[b2])(0);
 
     // Active set: the gap at the end of the step if no contact acted.
     double predicted_gap;
     if (midpoint) {
       // g(c_k) + (h/2) u_N,free + (h/4)(u_c − u_0)_N: the last term is the second-order part
       // (h²/8) d(J ν)/dt of the gap over the half step, from the Jacobian's change.
-      predicted_gap = c.gap + 0.5 * h * un_free + 0.25 * h * (ws.u_pre[k](0) - ws.u_zero[k](0)) -
+      predicted_gap = c.gap + 0.5 * h * un_free +
+                      0.25 * h * (points.u_pre[k](0) - points.u_zero[k](0)) -
                       model.solver.activation_distance;
     } else if (siconos_rule) {
       // Siconos' rule (γ = 1/2): g + (h/2) ġ_k.
-      predicted_gap = c.gap + 0.5 * h * ws.u_zero[k](0);
+      predicted_gap = c.gap + 0.5 * h * points.u_zero[k](0);
     } else {
       // End-of-step gap of the θ-method: g + h (θ ġ_free + (1 − θ) ġ_k).
-      predicted_gap = c.gap + h * (theta * un_free + (1.0 - theta) * ws.u_zero[k](0)) -
+      predicted_gap = c.gap + h * (theta * un_free + (1.0 - theta) * points.u_zero[k](0)) -
                       model.solver.activation_distance;
     }
     if (predicted_gap <= 0.0) {
-      ws.active_of_point[k] = static_cast<std::int32_t>(ws.active.size());
-      ws.active.push_back(static_cast<std::int32_t>(k));
+      out.active_of_point[k] = static_cast<std::int32_t>(out.active.size());
+      out.active.push_back(static_cast<std::int32_t>(k));
     } else {
-      ws.active_of_point[k] = -1;
+      out.active_of_point[k] = -1;
     }
   }
-  ws.report.active_contacts = static_cast<int>(ws.active.size());
+  report.active_contacts = static_cast<int>(out.active.size());
+
+  // Active contacts of each dynamic body (CSR; a fixed body couples nothing).
+  const std::size_t nactive = out.active.size();
+  const std::size_t nbodies = model.bodies.size();
+  out.body_contacts_start.assign(nbodies + 1, 0);
+  for (std::size_t i = 0; i < nactive; ++i) {
+    const ContactPoint& c = points.points[out.active[i]];
+    if (!model.bodies[c.body1].fixed) ++out.body_contacts_start[c.body1 + 1];
+    if (!model.bodies[c.body2].fixed) ++out.body_contacts_start[c.body2 + 1];
+  }
+  for (std::size_t b = 0; b < nbodies; ++b)
+    out.body_contacts_start[b + 1] += out.body_contacts_start[b];
+  out.body_contacts.resize(static_cast<std::size_t>(out.body_contacts_start[nbodies]));
+  out.next.assign(out.body_contacts_start.begin(), out.body_contacts_start.end() - 1);
+  for (std::size_t i = 0; i < nactive; ++i) {
+    const ContactPoint& c = points.points[out.active[i]];
+    if (!model.bodies[c.body1].fixed) out.body_contacts[out.next[c.body1]++] = static_cast<int>(i);
+    if (!model.bodies[c.body2].fixed) out.body_contacts[out.next[c.body2]++] = static_cast<int>(i);
+  }
 }
 
 }  // namespace coulomb::stages

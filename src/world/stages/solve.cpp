@@ -1,4 +1,5 @@
-// Stage 6: the frictional contact solve, warm-started from the contact memory of the last step.
+// Stage 6: the frictional contact solve, from the warm start assemble set (the contact memory of
+// the last step).
 //
 // Midpoint scheme, stopping contacts: a contact that kept moving (sliding, spinning, rolling) has
 // its tangential and angular rows at the middle of the step (ξ = u⁺ + u_c, assemble.cpp). In the
@@ -34,8 +35,9 @@ bool reverses(const Vec6& start, const Vec6& end, int rows) {
 }
 
 template <int D>
-SolverResult solve_stopping(const Model& model, Workspace& ws, ContactBuffers<D>& contact,
-                            const SolverOptions& options, SolverKind kind) {
+SolverResult solve_stopping(const Model& model, const ActiveSet& active, ContactPoints& points,
+                            ContactBuffers<D>& contact, const SolverOptions& options,
+                            SolverKind kind) {
   ContactProblem<D>& problem = contact.problem;
   const std::vector<VecN<D>>& u = contact.u;
   auto run = [&] {
@@ -44,17 +46,17 @@ SolverResult solve_stopping(const Model& model, Workspace& ws, ContactBuffers<D>
   SolverResult result = run();
   if (model.solver.scheme != TimeScheme::midpoint || result.status != SolverStatus::converged)
     return result;
-  const std::size_t nactive = ws.active.size();
+  const std::size_t nactive = active.active.size();
   bool changed = false;
   for (std::size_t i = 0; i < nactive; ++i) {
-    const int k = ws.active[i];
-    if (!ws.moving[k]) continue;
+    const int k = active.active[i];
+    if (!points.moving[k]) continue;
     Vec6 xi = Vec6::Zero();
     xi.template head<D>() = u[i];
-    const Vec6& u0 = ws.u_zero[k];
+    const Vec6& u0 = points.u_zero[k];
     if (!reverses(u0, xi - u0, D)) continue;
     // Rows 1.. from the middle of the step to its end: ξ loses u_0 there.
-    ws.moving[k] = 0;
+    points.moving[k] = 0;
     problem.q[i].template tail<D - 1>() -= u0.template segment<D - 1>(1);
     changed = true;
   }
@@ -69,12 +71,13 @@ SolverResult solve_stopping(const Model& model, Workspace& ws, ContactBuffers<D>
 }  // namespace
 
 template <int D>
-void solve(const Model& model, const State& /*state*/, Workspace& ws, ContactBuffers<D>& contact) {
-  const std::size_t nactive = ws.active.size();
+void solve(const Model& model, const ActiveSet& active, ContactPoints& points,
+           ContactBuffers<D>& contact, StepReport& report) {
+  const std::size_t nactive = active.active.size();
   contact.r.resize(nactive);
   contact.u.resize(nactive);
   if (nactive == 0) {
-    ws.report.solver = SolverResult{};
+    report.solver = SolverResult{};
     return;
   }
   // contact.r holds the warm start set by the assembly (the contact memory of the last step).
@@ -87,20 +90,19 @@ void solve(const Model& model, const State& /*state*/, Workspace& ws, ContactBuf
   // At least one sweep: a warm start within the tolerance still gets one exact local solve per
   // contact, so a small impulse left on a contact that has opened is not re-applied every step.
   options.min_iterations = 1;
-  // The solver the model names (Model::finalize accepts only names parse_solver_kind knows).
-  SolverKind kind = SolverKind::automatic;
-  [[maybe_unused]] const bool known = parse_solver_kind(model.solver.name, kind);
-  assert(known);
+  const SolverKind kind = model.solver.kind;
   // Six unknowns per contact (moment laws): Gauss–Seidel with the exact local solve, the only
   // solver of that problem (`prox` with a moment law is rejected by Model::finalize and the scene
   // loader, never switched here; `solve` would throw; `method` records what ran). The solvers
   // return their best iterate, never worse than their start and never non-finite from a finite
   // start: what the integration applies.
   assert(solver_supports(kind, D));
-  ws.report.solver = solve_stopping<D>(model, ws, contact, options, kind);
+  report.solver = solve_stopping<D>(model, active, points, contact, options, kind);
 }
 
-template void solve<kForce>(const Model&, const State&, Workspace&, ContactBuffers<kForce>&);
-template void solve<kWrench>(const Model&, const State&, Workspace&, ContactBuffers<kWrench>&);
+template void solve<kForce>(const Model&, const ActiveSet&, ContactPoints&, ContactBuffers<kForce>&,
+                            StepReport&);
+template void solve<kWrench>(const Model&, const ActiveSet&, ContactPoints&,
+                             ContactBuffers<kWrench>&, StepReport&);
 
 }  // namespace coulomb::stages

@@ -1,6 +1,6 @@
 #pragma once
-// The stages of one step (internal). Each reads the model and the state and writes the workspace;
-// only `integrate` and `correct` write the state.
+// The stages of one step (internal), in pipeline order; only `integrate` and `correct` write the
+// state.
 
 #include <coulomb/world/world.hpp>
 
@@ -17,32 +17,50 @@ inline constexpr double kStickVelocity = 1e-9;
 /// a slip ring with the step (a cone rolling on its side: 7e-6 m/s at its apex instead of 1e-8).
 inline constexpr double kMovingSpeed = 1e-6;
 
-/// The contact configuration, velocities before the impulses, free velocities.
-void free_motion(const Model& model, const State& state, Workspace& ws);
-/// Shape world poses at the contact configuration, AABBs (grown by the margin), candidate pairs.
-void broadphase(const Model& model, const State& state, Workspace& ws);
-/// Contact points of each candidate pair with gap ≤ margin.
-void narrowphase(const Model& model, const State& state, Workspace& ws);
-/// Contact frames, Jacobians, relative velocities before the impulses and at the start, the
-/// active set.
-void kinematics(const Model& model, const State& state, Workspace& ws);
-// The stages below work on the contact problem with N unknowns per contact (Workspace::contact,
-// the alternative prepare() chose); each is defined for kForce and kWrench in its file.
+// Every stage reads the model and what its const& arguments name, and writes only its non-const
+// arguments: the workspace part it owns (workspace.hpp), the state (integrate, correct), and its
+// fields of the StepReport. docs/architecture.md's stage table lists the same reads and writes;
+// scripts/check-stage-table.py (the ctest architecture.stages) compares it with these signatures.
 
-/// Jacobians and the local problem (W, q, laws) of the active contacts.
+/// The contact configuration, velocities before the impulses, free velocities.
+void free_motion(const Model& model, const State& state, FreeMotion& out, StepReport& report);
+/// Shape world poses at the contact configuration, AABBs (grown by the margin and the sweep),
+/// candidate pairs.
+void broadphase(const Model& model, const State& state, const FreeMotion& motion, ShapeFrames& out,
+                StepReport& report);
+/// Contact points (out.points) of each candidate pair with gap ≤ margin plus the sweeps.
+void narrowphase(const Model& model, const ShapeFrames& frames, ContactPoints& out,
+                 StepReport& report);
+/// Memory, tangents (carried over from the memory), Jacobians, relative velocities before the
+/// impulses and at the start of every point; the active set and its contacts per body.
+void kinematics(const Model& model, const State& state, const FreeMotion& motion,
+                ContactPoints& points, ActiveSet& out, StepReport& report);
+// The stages below work on the contact problem with N unknowns per contact (Workspace::contact,
+// sized by prepare() for CompiledModel::unknowns); each is defined for kForce and kWrench in its
+// file.
+
+/// Jacobians, the local problem (W, q, laws) of the active contacts, and the warm start (the
+/// impulses of the contact memory).
 template <int N>
-void assemble(const Model& model, const State& state, Workspace& ws, ContactBuffers<N>& contact);
-/// Warm start from the contact memory, then the frictional contact solve.
+void assemble(const Model& model, const State& state, const FreeMotion& motion,
+              const ContactPoints& points, const ActiveSet& active, ContactBuffers<N>& out);
+/// The frictional contact solve from the warm start set by `assemble`; a stopping contact of the
+/// midpoint scheme is solved again with the end-of-step law (its `moving` flag cleared).
 template <int N>
-void solve(const Model& model, const State& state, Workspace& ws, ContactBuffers<N>& contact);
-/// New velocities and poses, contact memory, dissipated energy, time.
+void solve(const Model& model, const ActiveSet& active, ContactPoints& points,
+           ContactBuffers<N>& contact, StepReport& report);
+/// New velocities and poses, contact memory, dissipated energy, time; per-point results.
 template <int N>
-void integrate(const Model& model, State& state, Workspace& ws, const ContactBuffers<N>& contact);
+void integrate(const Model& model, const FreeMotion& motion, const ContactPoints& points,
+               const ActiveSet& active, const ContactBuffers<N>& contact, State& state,
+               StepResults& out, StepReport& report);
 /// Position stage: closes predicted penetrations by a displacement that keeps the velocities.
 template <int N>
-void correct(const Model& model, State& state, Workspace& ws, const ContactBuffers<N>& contact);
+void correct(const Model& model, const ContactPoints& points, const ActiveSet& active,
+             const ContactBuffers<N>& contact, const StepResults& results, State& state,
+             PositionStage& out, StepReport& report);
 
 /// u_c − (I − E) u_0 of point k: what the law's velocity ξ adds to J ν⁺ (assemble.cpp).
-[[nodiscard]] Vec6 law_shift(const Workspace& ws, std::size_t k, const NonsmoothLaws& laws);
+[[nodiscard]] Vec6 law_shift(const ContactPoints& points, std::size_t k, const NonsmoothLaws& laws);
 
 }  // namespace coulomb::stages

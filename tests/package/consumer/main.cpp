@@ -29,6 +29,7 @@ int main() {
   state.q_WB = {Quat::Identity(), Quat::Identity()};
   state.v_WC = {Vec3::Zero(), Vec3::Zero()};
   state.w_W = {Vec3::Zero(), Vec3::Zero()};
+  model.finalize();  // checks the model and compiles what the step reads
   Workspace ws;
   for (int i = 0; i < 2000; ++i) step(model, state, ws);
   const double z = state.x_WC[1].z();

@@ -1,5 +1,6 @@
 // Resolution of a contact spec into the set-valued laws of the nonsmooth formulation.
-#include <coulomb/world/contact_laws.hpp>
+#include <coulomb/model/contact_laws.hpp>
+#include <coulomb/model/model.hpp>
 
 #include <gtest/gtest.h>
 

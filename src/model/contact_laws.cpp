@@ -1,13 +1,14 @@
 // Resolution of a contact spec into the set-valued laws of the nonsmooth formulation: every law
 // is built through the registry (coulomb/laws/registry.hpp), which also says what this
 // formulation accepts.
-#include <coulomb/world/contact_laws.hpp>
+#include <coulomb/model/contact_laws.hpp>
 
 #include <coulomb/laws/coulomb.hpp>
 #include <coulomb/laws/hertz.hpp>
 #include <coulomb/laws/law.hpp>
 #include <coulomb/laws/registry.hpp>
 #include <coulomb/laws/signorini.hpp>
+#include <coulomb/model/model.hpp>
 
 #include <fmt/format.h>
 

@@ -1,12 +1,18 @@
 #pragma once
 /// @file
-/// The set-valued laws of a material pair, resolved once for the nonsmooth formulation.
+/// The set-valued laws of a material pair, resolved once for the nonsmooth formulation by
+/// compile() (coulomb/model/model.hpp), which keeps one per contact spec in CompiledModel.
 #include <coulomb/laws/contensou.hpp>
-#include <coulomb/model/model.hpp>
+
+#include <cstdint>
 
 namespace coulomb {
 
-/// What the Moreau–Jean step needs of a contact's laws (see docs/nonsmooth.md).
+struct ContactSpec;
+struct Model;
+
+/// What the nonsmooth step (midpoint or Moreau–Jean scheme) needs of a contact's laws (see
+/// docs/nonsmooth.md).
 struct NonsmoothLaws {
   double mu_s = 0.0;  ///< static Coulomb coefficient: contacts that stuck (or are new) [-]
   double mu_k = 0.0;  ///< kinetic coefficient: contacts that slid at the last step [-]
