@@ -131,21 +131,72 @@ std::vector<double> parse_samples(const std::string& text) {
   return out;
 }
 
+namespace {
+
+// "--young-modulus" for the key young_modulus.
+std::string option_name(std::string_view key) {
+  std::string o = "--" + std::string(key);
+  for (char& c : o)
+    if (c == '_') c = '-';
+  return o;
+}
+
+// The help entry of a normal or friction law tabulated by the generic path of tabulate_law,
+// written from its registry row: a required key bare, a key with a default in brackets, a key
+// that is otherwise derived (from other keys or the materials) in parentheses, then the sampled
+// inputs and the columns. Adding such a law to the registry adds its line here.
+std::string generated_help_line(const LawInfo& law) {
+  std::string line = fmt::format("  {:<13}", law.name);
+  std::size_t width = line.size();
+  auto add = [&](const std::string& word) {
+    if (width + 1 + word.size() > 100) {
+      line += "\n               ";
+      width = 15;
+    }
+    line += " " + word;
+    width += 1 + word.size();
+  };
+  for (const LawKey& key : law.keys) {
+    if (key.formulations == kNonsmooth) continue;  // not a force-law key
+    const std::string o = option_name(key.key);
+    if (!std::isnan(key.fallback)) {
+      add("[" + o + "]");
+    } else {
+      add(key.default_text.starts_with("required") ? o : "(" + o + ")");
+    }
+  }
+  if (law.key("young_modulus") != nullptr) add("(--radius)");  // R* of the E* route
+  for (const LawOption& opt : law.options)
+    add(fmt::format("[{} {}]", option_name(opt.key), opt.values_text(kCompliant)));
+  if (law.section == LawSection::normal) {
+    const bool rate = law.name != "hertz";
+    add("--delta RANGE");
+    if (rate) add("[--rate LIST]");
+    add(rate ? "-> delta,rate,N" : "-> delta,N");
+  } else {
+    add("--v RANGE");
+    add(law.name == "viscous" ? "-> v,F" : "-> v,mu");
+  }
+  return line + "\n";
+}
+
+}  // namespace
+
 std::string law_table_help() {
-  return R"(Laws (options are the scene-file keys with '-' for '_'; see docs/laws.md):
-  stribeck      --mu-s --mu-k --stribeck-velocity (or --vs) [--exponent 2] --v RANGE -> v,mu
+  std::string out =
+      "Laws (options are the scene-file keys with '-' for '_'; --key: required, [--key]: has a\n"
+      "default, (--key): else derived from other keys or the materials, as docs/laws.md says):\n";
+  // The generic friction and normal laws, from the registry; the others by hand below, because
+  // tabulate_law samples them in their own way.
+  for (const LawInfo& law : law_registry()) {
+    const bool generic = (law.section == LawSection::friction && law.name != "elastic_stick" &&
+                          law.name != "stribeck") ||
+                         (law.section == LawSection::normal && law.name != "signorini");
+    if (generic) out += generated_help_line(law);
+  }
+  out +=
+      R"(  stribeck      --mu-s --mu-k --stribeck-velocity (or --vs) [--exponent 2] --v RANGE -> v,mu
                 (the coefficient curve μ(v); not tabulated: --viscous, --regularization, --form)
-  regularized   --mu --regularization [--form tanh|linear] --v RANGE          -> v,mu   (|F|/N)
-  viscous       --damping --v RANGE                                          -> v,F
-  coulomb       --mu | --mu-s --mu-k | --mu-t1 --mu-t2 --v RANGE             -> v,mu   (slip branch,
-                along t1)
-  linear        --stiffness [--damping] | --frequency --damping-ratio --mass --delta RANGE [--rate LIST] -> delta,rate,N
-  hertz         --stiffness | --young-modulus --poisson-ratio --radius --delta RANGE -> delta,N
-  hunt_crossley --stiffness | --young-modulus --poisson-ratio --radius, [--exponent]
-                --damping | --restitution --impact-velocity [--relation flores|hunt_crossley]
-                --delta RANGE [--rate LIST]                                  -> delta,rate,N
-  dis_choc      --stiffness [--damping] --delta RANGE [--rate LIST]          -> delta,rate,N
-  tsuji         --stiffness | --young-modulus --poisson-ratio --radius, [--damping] --delta RANGE [--rate LIST] -> delta,rate,N
   rolling       --k [--regularization] [--form] [--normal 1] --omega RANGE   -> omega,M
   pivoting      --h [--regularization] [--form] [--normal 1] --omega RANGE   -> omega,M
   soft_finger   --radius --mu [--regularization] [--normal 1] --omega RANGE  -> omega,M
@@ -161,6 +212,7 @@ std::string law_table_help() {
 Not tabulated: signorini (set-valued), elastic_stick (depends on its history).
 RANGE is start:stop:step (stop included) or a comma list.
 )";
+  return out;
 }
 
 std::string tabulate_law(const std::vector<std::string>& args) {
