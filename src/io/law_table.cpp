@@ -4,6 +4,7 @@
 #include <coulomb/laws/contensou_law.hpp>
 #include <coulomb/laws/hertz.hpp>
 #include <coulomb/laws/law.hpp>
+#include <coulomb/laws/one_line.hpp>
 #include <coulomb/laws/patch.hpp>
 #include <coulomb/laws/registry.hpp>
 #include <coulomb/laws/stribeck.hpp>
@@ -99,7 +100,10 @@ std::string num(double x) { return fmt::format("{:.17g}", x); }
 
 }  // namespace
 
-std::vector<double> parse_samples(const std::string& text) {
+namespace {
+
+// parse_samples, whose messages may quote the text as given (several lines).
+std::vector<double> samples(const std::string& text) {
   std::vector<double> out;
   if (text.find(':') != std::string::npos) {
     // start:stop:step, stop included within round-off.
@@ -129,6 +133,17 @@ std::vector<double> parse_samples(const std::string& text) {
     begin = end + 1;
   }
   return out;
+}
+
+}  // namespace
+
+// The messages quote the arguments as given, so one_line keeps each one line.
+std::vector<double> parse_samples(const std::string& text) {
+  try {
+    return samples(text);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(one_line(e.what()));
+  }
 }
 
 namespace {
@@ -215,7 +230,10 @@ RANGE is start:stop:step (stop included) or a comma list.
   return out;
 }
 
-std::string tabulate_law(const std::vector<std::string>& args) {
+namespace {
+
+// tabulate_law, whose messages may quote an argument as given (several lines).
+std::string tabulate(const std::vector<std::string>& args) {
   if (args.empty()) throw std::invalid_argument("missing law name (coulomb law --help lists them)");
   const std::string& name = args[0];
   Args a = parse_args(args);
@@ -377,6 +395,18 @@ std::string tabulate_law(const std::vector<std::string>& args) {
       "unknown law '{}' (friction: {}; normal: {}; rolling, pivoting, soft_finger, contensou, "
       "patch; coulomb law --help)",
       name, law_names(LawSection::friction), law_names(LawSection::normal)));
+}
+
+}  // namespace
+
+std::string tabulate_law(const std::vector<std::string>& args) {
+  try {
+    return tabulate(args);
+  } catch (const LawError& e) {
+    throw LawError(e.key(), one_line(e.what()), e.mark());
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(one_line(e.what()));
+  }
 }
 
 }  // namespace coulomb

@@ -1,12 +1,35 @@
 // The typed factories of law.hpp, through the registry's rows (coulomb/laws/registry.hpp).
 #include <coulomb/laws/law.hpp>
+#include <coulomb/laws/one_line.hpp>
 
 #include <coulomb/laws/registry.hpp>
+
+#include <fmt/format.h>
 
 #include <cmath>
 #include <limits>
 
 namespace coulomb {
+
+std::string one_line(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7F) {
+      out += ch;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      out += fmt::format("\\x{:02X}", c);
+    }
+  }
+  return out;
+}
 
 std::string_view energy_kind_name(EnergyKind kind) {
   const auto k = static_cast<std::size_t>(kind);

@@ -6,6 +6,7 @@
 /// SceneError at the offending node.
 
 #include <coulomb/laws/law.hpp>
+#include <coulomb/laws/one_line.hpp>
 #include <coulomb/laws/registry.hpp>
 #include <coulomb/scene/scene.hpp>
 
@@ -22,12 +23,14 @@
 
 namespace coulomb {
 
+// One line whatever the message quotes (a multi-line scalar, a name with a line break).
 SceneError::SceneError(std::string file, int line, int column, std::string message)
-    : std::runtime_error(fmt::format("{}:{}:{}: error: {}", file, line, column, message)),
+    : std::runtime_error(
+          fmt::format("{}:{}:{}: error: {}", one_line(file), line, column, one_line(message))),
       file_(std::move(file)),
       line_(line),
       column_(column),
-      message_(std::move(message)) {}
+      message_(one_line(message)) {}
 
 namespace {
 

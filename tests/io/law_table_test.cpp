@@ -235,3 +235,28 @@ TEST(LawTable, BadArgumentsGiveOneLineErrors) {
     EXPECT_EQ(m.find('\n'), std::string::npos);
   }
 }
+
+// Messages quote the arguments; one holding a line break (found by tests/fuzz/law_fuzz.cpp) is
+// quoted escaped, so the message stays one line, for plain errors and LawErrors alike.
+TEST(LawTable, ArgumentsWithLineBreaksGiveOneLineErrors) {
+  auto msg = [](const std::vector<std::string>& a) {
+    try {
+      (void)tabulate_law(a);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(msg({"hertz", "--stiffness", "1e9", "--delta", "0\n:1:0.5"}),
+            "range start: expected a number, got '0\\n'");
+  EXPECT_EQ(msg({"nolaw\r\n"}).rfind("unknown law 'nolaw\\r\\n'", 0), 0u);
+  EXPECT_EQ(msg({"contensou", "--model", "pade\n33", "--eps", "1"}),
+            "contensou.model: must be one of ellipsoid|exact|pade11|pade22|generalized|quadrature, "
+            "got 'pade\\n33'");
+  try {
+    (void)parse_samples("1,\x01\n2");
+    ADD_FAILURE() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "sample: expected a number, got '\\x01\\n2'");
+  }
+}

@@ -1,5 +1,6 @@
 // Factories, parameter validation and error messages of the laws module.
 #include <coulomb/laws/law.hpp>
+#include <coulomb/laws/one_line.hpp>
 
 #include <gtest/gtest.h>
 
@@ -95,6 +96,13 @@ TEST(Law, ErrorsNameTheKeyTheRangeAndTheMark) {
 TEST(Law, LawErrorIsAnInvalidArgument) {
   EXPECT_THROW((void)make_friction_law({"coulomb", {{"mu", std::nan("")}}, {}, {}}),
                std::invalid_argument);
+}
+
+TEST(Law, OneLineEscapesControlCharactersOnly) {
+  EXPECT_EQ(one_line("a\nb\rc\td"), "a\\nb\\rc\\td");
+  EXPECT_EQ(one_line(std::string("\x00\x1F\x7F", 3)), "\\x00\\x1F\\x7F");
+  EXPECT_EQ(one_line("caf\xC3\xA9 \\ 'x' \"y\""), "caf\xC3\xA9 \\ 'x' \"y\"");  // the rest unchanged
+  EXPECT_EQ(one_line(""), "");
 }
 
 TEST(Law, EnergyKindNames) {

@@ -507,6 +507,31 @@ TEST(Scene, BadFilesGiveTheirExpectedMessage) {
   }
 }
 
+// A message quoting a scalar that holds line breaks (or other control characters) stays one line:
+// they are escaped (found by tests/fuzz/scene_fuzz.cpp).
+TEST(Scene, ErrorsQuotingLineBreaksStayOneLine) {
+  auto message = [](const std::string& text) {
+    try {
+      (void)load_scene_text(text, "t.yaml");
+    } catch (const SceneError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("bodies: \"a\\nb\\r\\u0001\"\n"),
+            "t.yaml:1:9: error: bodies must be a sequence, got 'a\\nb\\r\\x01'");
+  EXPECT_EQ(message("bodies: |\n  two\n  lines\n"),
+            "t.yaml:1:9: error: bodies must be a sequence, got 'two\\nlines\\n'");
+  try {
+    (void)load_scene_text("bodies: 1\n", "a\nb.yaml");
+    ADD_FAILURE() << "no error";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(std::string(e.what()), "a\\nb.yaml:1:9: error: bodies must be a sequence, got '1'");
+    EXPECT_EQ(e.message(), "bodies must be a sequence, got '1'");
+    EXPECT_EQ(e.file(), "a\nb.yaml");
+  }
+}
+
 // Names are UTF-8 text (RFC 3629): well-formed names of 1 to 4 bytes per character load; a stray
 // byte, an overlong form, a surrogate, a code point above U+10FFFF and a truncated sequence are
 // rejected at the name, saying which byte.

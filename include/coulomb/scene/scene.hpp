@@ -38,7 +38,8 @@ struct Scene {
 /// An error in a scene file, located at a 1-based line and column.
 class SceneError : public std::runtime_error {
  public:
-  /// what() becomes "file:line:column: error: message".
+  /// what() becomes "file:line:column: error: message", one line: control characters of the file
+  /// name and message are escaped (coulomb/laws/one_line.hpp), as message() is.
   SceneError(std::string file, int line, int column, std::string message);
 
   [[nodiscard]] const std::string& file() const { return file_; }
