@@ -94,6 +94,28 @@ void write_int(hid_t loc, const std::string& path, const char* name, int value) 
   }
 }
 
+// Checks that the file stores the `n` elements dataset `set` declares, before anything is sized
+// from n: a corrupted (or never written) dataset can declare 2^48 elements in a file of a few
+// kilobytes, which HDF5 would read as fill values. The bytes stored for it (at most the file's
+// size) bound n: exactly for a plain dataset, by 1032 (deflate's largest ratio) for a compressed one.
+void check_stored(hid_t set, const std::string& path, const char* name, hsize_t n) {
+  const Handle type(H5Dget_type(set), H5Tclose);
+  const Handle plist(H5Dget_create_plist(set), H5Pclose);
+  const Handle file(H5Iget_file_id(set), H5Fclose);
+  const std::size_t type_size = type.id < 0 ? 0 : H5Tget_size(type.id);
+  const int filters = plist.id < 0 ? -1 : H5Pget_nfilters(plist.id);
+  hsize_t file_size = 0;
+  if (type_size == 0 || filters < 0 || file.id < 0 || H5Fget_filesize(file.id, &file_size) < 0)
+    io_fail(path, std::string("bad dataset ") + name);
+  const hsize_t stored = std::min<hsize_t>(H5Dget_storage_size(set), file_size);
+  const hsize_t ratio = filters > 0 ? 1032 : 1;
+  if (n / ratio > stored / type_size) {
+    io_fail(path, fmt::format("dataset {} declares {} elements of {} bytes, the file stores {} bytes "
+                              "for it",
+                              name, n, type_size, stored));
+  }
+}
+
 template <class T>
 std::vector<T> read_array(hid_t loc, const std::string& path, const char* name) {
   const Handle set(H5Dopen2(loc, name, H5P_DEFAULT), H5Dclose);
@@ -101,6 +123,7 @@ std::vector<T> read_array(hid_t loc, const std::string& path, const char* name) 
   const Handle space(H5Dget_space(set.id), H5Sclose);
   const hssize_t n = H5Sget_simple_extent_npoints(space.id);
   if (n < 0) io_fail(path, std::string("bad dataset ") + name);
+  if (n > 0) check_stored(set.id, path, name, static_cast<hsize_t>(n));
   std::vector<T> v(static_cast<std::size_t>(n));
   if (n > 0 && H5Dread(set.id, native_type<T>(), H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) {
     io_fail(path, std::string("cannot read ") + name);

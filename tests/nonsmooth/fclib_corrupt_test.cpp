@@ -206,5 +206,44 @@ TEST_P(FclibCorrupt, ReadersRejectItInOneLineOrReadAValidProblem) {
 INSTANTIATE_TEST_SUITE_P(Mutations, FclibCorrupt, ::testing::ValuesIn(mutations()),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// Replaces dataset `name` by one that declares `n` doubles and stores none (never written: HDF5
+// reads it as fill values). A corrupted size does the same (found by tests/fuzz/fclib_fuzz.cpp,
+// 2^48 elements in a 12 kB file): the reader sized its array from it and asked for 2 PB.
+void declare_unwritten(const std::string& file, const std::string& name, hsize_t n) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  H5Ldelete(f, name.c_str(), H5P_DEFAULT);
+  const hid_t space = H5Screate_simple(1, &n, nullptr);
+  const hid_t set =
+      H5Dcreate2(f, name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(set, 0) << name;
+  H5Dclose(set);
+  H5Sclose(space);
+  H5Fclose(f);
+}
+
+TEST(FclibCorrupt, DeclaredSizesBeyondTheFileAreRejectedBeforeAllocating) {
+  const std::string file = temp_path("fclib_corrupt_declared_huge.hdf5");
+  for (const hsize_t n : {hsize_t{6}, hsize_t{1} << 40}) {
+    SCOPED_TRACE(n);
+    write_problem(file, two_contacts());
+    declare_unwritten(file, "/fclib_local/vectors/q", n);
+    for (int kind = 0; kind < 2; ++kind) {
+      try {
+        if (kind == 0)
+          (void)read_problem<kForce>(file);
+        else
+          (void)read_problem<kWrench>(file);
+        ADD_FAILURE() << "read a dataset the file does not store";
+      } catch (const std::runtime_error& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  file + ": dataset q declares " + std::to_string(n) +
+                      " elements of 8 bytes, the file stores 0 bytes for it");
+      }
+    }
+  }
+  std::filesystem::remove(file);
+}
+
 }  // namespace
 }  // namespace coulomb
