@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "fuzz/regressions.hpp"
+
 #include <cmath>
 #include <sstream>
 
@@ -233,6 +235,26 @@ TEST(LawTable, BadArgumentsGiveOneLineErrors) {
   EXPECT_NE(msg({"viscous", "--damping", "1"}).find("needs --v"), std::string::npos);
   for (const auto& m : {msg({"nolaw"}), msg({"contensou", "--eps", "x"})}) {
     EXPECT_EQ(m.find('\n'), std::string::npos);
+  }
+}
+
+// The inputs the law fuzzer found (tests/data/fuzz/law: the arguments separated by NUL bytes):
+// tabulate_law gives each its expected one-line message.
+TEST(LawTable, FuzzRegressionsGiveTheirExpectedMessage) {
+  for (const auto& r : ::coulomb::testing::fuzz_regressions("law")) {
+    SCOPED_TRACE(r.path);
+    std::vector<std::string> args;
+    for (std::size_t b = 0; b <= r.bytes.size();) {
+      const std::size_t e = std::min(r.bytes.find('\0', b), r.bytes.size());
+      args.push_back(r.bytes.substr(b, e - b));
+      b = e + 1;
+    }
+    try {
+      (void)tabulate_law(args);
+      ADD_FAILURE() << "no error";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), r.expect);
+    }
   }
 }
 

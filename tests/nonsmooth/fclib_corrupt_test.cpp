@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include "fuzz/regressions.hpp"
+
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -220,6 +222,35 @@ void declare_unwritten(const std::string& file, const std::string& name, hsize_t
   H5Dclose(set);
   H5Sclose(space);
   H5Fclose(f);
+}
+
+// The inputs the FCLIB fuzzer found (tests/data/fuzz/fclib): read_problem<kWrench> gives each its
+// expected message, "PATH: " then the .expect line; every reader throws a documented exception.
+TEST(FclibCorrupt, FuzzRegressionsGiveTheirExpectedMessage) {
+  for (const auto& r : ::coulomb::testing::fuzz_regressions("fclib")) {
+    SCOPED_TRACE(r.path);
+    try {
+      (void)read_problem<kWrench>(r.path);
+      ADD_FAILURE() << "no error";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), r.path + ": " + r.expect);
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()), r.path + ": " + r.expect);
+    }
+    auto documented = [](const auto& read) {
+      try {
+        read();
+      } catch (const std::runtime_error& e) {
+        EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+      } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+      }
+    };
+    documented([&] { (void)fclib_unknowns(r.path); });
+    documented([&] { (void)read_problem<kForce>(r.path); });
+    documented([&] { (void)read_solution<kForce>(r.path); });
+    documented([&] { (void)read_solution<kWrench>(r.path); });
+  }
 }
 
 TEST(FclibCorrupt, DeclaredSizesBeyondTheFileAreRejectedBeforeAllocating) {

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "fuzz/regressions.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -529,6 +531,20 @@ TEST(Scene, ErrorsQuotingLineBreaksStayOneLine) {
     EXPECT_EQ(std::string(e.what()), "a\\nb.yaml:1:9: error: bodies must be a sequence, got '1'");
     EXPECT_EQ(e.message(), "bodies must be a sequence, got '1'");
     EXPECT_EQ(e.file(), "a\nb.yaml");
+  }
+}
+
+// The inputs the scene fuzzer found (tests/data/fuzz/scene): each gives its expected one-line
+// message, "PATH:" then the .expect line.
+TEST(Scene, FuzzRegressionsGiveTheirExpectedMessage) {
+  for (const auto& r : ::coulomb::testing::fuzz_regressions("scene")) {
+    SCOPED_TRACE(r.path);
+    try {
+      require_runnable(load_scene_file(r.path));
+      ADD_FAILURE() << "loaded without error";
+    } catch (const SceneError& e) {
+      EXPECT_EQ(std::string(e.what()), r.path + ":" + r.expect);
+    }
   }
 }
 
