@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build run test format clean
+.PHONY: all deps configure build run test check format clean
 
 all: build
 
@@ -23,6 +23,12 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Sanitized tests and fuzzing (docs/reliability.md): build-check (ASan + UBSan) and build-fuzz
+# (clang, libFuzzer); FUZZ_TIME seconds per fuzz target.
+check:
+	@COULOMB_CHECK=1 scripts/install-deps.sh
+	JOBS=$(JOBS) scripts/check.sh
 
 format:
 	@command -v clang-format >/dev/null || { echo "make format: clang-format is not installed (apt-get install clang-format)"; exit 1; }

@@ -12,6 +12,11 @@ packages=(
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
   chromium
 )
+# `make check` (scripts/check.sh) sets COULOMB_CHECK=1: clang and its runtime libraries (libFuzzer,
+# ASan, UBSan: libclang-rt-dev), llvm-symbolizer (llvm) for readable sanitizer reports, ninja.
+if [[ "${COULOMB_CHECK:-0}" == 1 ]]; then
+  packages+=(clang libclang-rt-dev llvm ninja-build)
+fi
 # Optional extras: set COULOMB_PEERS=1 to install the peers used by bench/.
 if [[ "${COULOMB_PEERS:-0}" == 1 ]]; then
   packages+=(python3-siconos libmujoco-dev libbullet-dev python3-h5py)
