@@ -21,6 +21,10 @@ def _read_csv(path):
         reader = csv.reader(f)
         header = next(reader)
         rows = [r for r in reader if r]
+    # A killed run's files (docs/reliability.md) end with whole rows, except when the kill landed
+    # inside a write: a last row cut short is dropped.
+    if rows and len(rows[-1]) < len(header):
+        rows.pop()
     columns = {}
     for i, name in enumerate(header):
         values = [r[i] for r in rows]

@@ -76,3 +76,12 @@ def test_solver_csv_columns_and_non_converged_steps(tmp_path):
             assert list(s["methods"]) == ["nsgs"] * 2
         written = coulomb.plot.plot(str(out))
         assert any(p.endswith("solver.png") for p in written)
+
+
+def test_read_csv_drops_a_last_row_cut_short(tmp_path):
+    """A killed run's file whose last write was cut: the short last row is dropped, the others read."""
+    path = tmp_path / "energy.csv"
+    path.write_text("time,kinetic,potential\n0,1,2\n0.01,1.5,2.5\n0.02,1.")
+    columns = coulomb.plot._read_csv(str(path))
+    assert list(columns["time"]) == [0, 0.01]
+    assert list(columns["potential"]) == [2, 2.5]
