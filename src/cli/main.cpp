@@ -35,14 +35,24 @@ class ProgressBar {
     const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
     std::fprintf(stderr, "\r[%s%s] %5.1f%%  ETA %6.1f s", std::string(filled, '#').c_str(),
                  std::string(width - filled, ' ').c_str(), 100.0 * fraction, eta);
-    if (fraction >= 1.0) std::fprintf(stderr, "\n");
+    if (fraction >= 1.0) {
+      std::fprintf(stderr, "\n");
+      ended_ = true;
+    }
     std::fflush(stderr);
+  }
+  // Ends the bar's line when the run stopped before 100 % (interrupted, failed), so the next
+  // message starts a line of its own.
+  void end_line() {
+    if (shown_ && !ended_) std::fprintf(stderr, "\n");
+    ended_ = true;
   }
 
  private:
   using clock = std::chrono::steady_clock;
   bool enabled_;
   bool shown_ = false;
+  bool ended_ = false;
   clock::time_point start_ = clock::now();
 };
 
@@ -141,7 +151,15 @@ int run_command(const RunArgs& args) {
   const StopSignals signals;
   options.stop = &StopSignals::requested;
   const std::int64_t total_steps = sim.steps_to(sim.model().end_time);
-  const coulomb::RunResult result = coulomb::run(sim, options);
+  const coulomb::RunResult result = [&] {
+    try {
+      return coulomb::run(sim, options);
+    } catch (...) {
+      bar.end_line();  // the error line below the bar, not after it
+      throw;
+    }
+  }();
+  bar.end_line();
   const coulomb::Model& model = sim.model();
   const coulomb::State& state = sim.state();
   for (const coulomb::Overlap& o : result.initial_overlaps)
