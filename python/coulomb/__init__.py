@@ -74,7 +74,12 @@ class Simulation:
     def write(self, directory: str) -> dict:
         """Runs to the scene's end time writing trajectory.csv, contacts.csv, energy.csv,
         solver.csv, summary.json and replay.html (the browser replay) into `directory`, like
-        `coulomb run`; returns the summary.
+        `coulomb run`; returns the summary. The files are written into a working folder beside
+        `directory` that replaces it at the end; `directory` must be absent, empty or the folder
+        of an earlier run (ValueError otherwise, before any step), and a failure (RuntimeError
+        naming the file and the reason) leaves it as it was. KeyboardInterrupt
+        (Ctrl-C) stops the run after its step: the files hold the run up to there (summary.json:
+        "status": "interrupted") and the exception is raised once they are in place.
         Warns (ConvergenceWarning) if some steps did not converge, where `coulomb run` exits
         with status 3."""
         summary, warning = self._core.write(os.fspath(directory))

@@ -21,6 +21,10 @@ def _read_csv(path):
         reader = csv.reader(f)
         header = next(reader)
         rows = [r for r in reader if r]
+    # A killed run's files (docs/reliability.md) end with whole rows, except when the kill landed
+    # inside a write: a last row cut short is dropped.
+    if rows and len(rows[-1]) < len(header):
+        rows.pop()
     columns = {}
     for i, name in enumerate(header):
         values = [r[i] for r in rows]
@@ -130,19 +134,30 @@ def plot(outdir: str, plots_dir: str | None = None) -> list:
     if os.path.exists(solver_path):
         s = _read_csv(solver_path)
         if len(s.get("time", [])):
-            fig, ax = _figure("Contact solver per step")
-            ax.plot(s["time"], s["iterations"], color="tab:blue", lw=0.8)
+            # Two layouts (docs/outputs.md): one row per output time with the largest iterations
+            # and error over its steps (the default), or one row per step (every_step).
+            per_step = "iterations" in s
+            iterations = s["iterations"] if per_step else s["max_iterations"]
+            error = s["error"] if per_step else s["max_error"]
+            title = "Contact solver per step" if per_step else "Contact solver (largest per output time)"
+            fig, ax = _figure(title)
+            ax.plot(s["time"], iterations, color="tab:blue", lw=0.8)
             ax.set_ylabel("iterations", color="tab:blue")
             ax2 = ax.twinx()
-            err = np.where(s["error"] > 0, s["error"], np.nan)
+            err = np.where(error > 0, error, np.nan)
             ax2.semilogy(s["time"], err, color="tab:red", lw=0.8)
             ax2.set_ylabel("error ‖r − P_K(r − u − [μ‖u_T‖,0,0])‖/‖q‖", color="tab:red")
             # Steps whose solve did not converge (status other than converged/none), marked.
-            status = np.asarray(s.get("status", []), dtype=object)
-            bad = np.array([st not in ("converged", "none") for st in status], dtype=bool)
+            if per_step:
+                status = np.asarray(s.get("status", []), dtype=object)
+                bad = np.array([st not in ("converged", "none") for st in status], dtype=bool)
+                count = int(bad.sum())
+            else:
+                bad = s["not_converged"] > 0
+                count = int(s["not_converged"].sum())
             if bad.any():
                 ax2.plot(s["time"][bad], np.where(err[bad] > 0, err[bad], np.nan), "x",
-                         color="black", ms=4, label=f"not converged ({bad.sum()} steps)")
+                         color="black", ms=4, label=f"not converged ({count} steps)")
                 ax2.legend(fontsize="small", loc="upper right")
             _save(fig, plots_dir, "solver.png", written)
     return written

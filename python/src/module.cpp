@@ -73,12 +73,23 @@ class PySimulation {
   }
   // Runs to the scene's end time writing the usual output files into `directory`; returns the
   // summary (JSON text) and the convergence warning of the run (empty if all converged).
+  // Ctrl-C (a Python signal handler that raises, KeyboardInterrupt by default) stops the run after
+  // its step: the files are written up to there, summary.json names the exception, and the
+  // exception is raised once they are in place. Python's own handlers, none installed here.
   std::pair<std::string, std::string> write(const std::string& directory) {
     RunOptions options;
     options.output_directory = directory;
     options.scene_source = file_;
+    options.stop = [] {
+      if (PyErr_CheckSignals() == 0) return std::string();
+      PyObject* type = PyErr_Occurred();
+      return std::string(type != nullptr && PyType_Check(type)
+                             ? reinterpret_cast<PyTypeObject*>(type)->tp_name
+                             : "signal");
+    };
     const RunResult result = coulomb::run(sim_, options);
     stepped_ = true;
+    if (!result.interrupted.empty() && PyErr_Occurred() != nullptr) throw py::error_already_set();
     return {result.summary_json, convergence_warning(result.solver, result.steps)};
   }
 

@@ -43,24 +43,45 @@ def test_cli_plot(tmp_path):
 
 
 def test_solver_csv_columns_and_non_converged_steps(tmp_path):
-    """solver.csv keeps its first six columns and adds method, local_failures and fell_back; the
-    reader takes them by name, and a run with non-converged steps still plots."""
+    """solver.csv has one row per output time aggregating its steps (default) or one row per step
+    (output.solver: every_step); the reader takes the columns by name, and a run with
+    non-converged steps plots in both layouts."""
     source = os.environ.get("COULOMB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
     with open(os.path.join(source, "scenes", "box-stack.yaml")) as f:
         text = f.read().replace("time: {end: 2.0, step: 1.0e-3}",
                                 "time: {end: 0.01, step: 1.0e-3}\n"
                                 "solver: {name: nsgs, max_iterations: 1, tolerance: 1.0e-12}")
-    path = tmp_path / "capped.yaml"
-    path.write_text(text)
-    out = tmp_path / "run"
-    with pytest.warns(coulomb.ConvergenceWarning):
-        coulomb.load(str(path)).write(out)
-    with open(out / "solver.csv") as f:
-        assert f.readline().strip() == \
-            "time,points,active,iterations,error,status,method,local_failures,fell_back"
-    s = coulomb.plot._read_csv(str(out / "solver.csv"))
-    assert list(s["status"]) == ["max_iterations"] * 10
-    assert list(s["method"]) == ["nsgs"] * 10
-    assert s["local_failures"].dtype == float and s["fell_back"].dtype == float
-    written = coulomb.plot.plot(str(out))
-    assert any(p.endswith("solver.png") for p in written)
+    assert "max_iterations: 1" in text
+    for layout in ("per_output", "every_step"):
+        path = tmp_path / f"capped-{layout}.yaml"
+        path.write_text(text + f"\noutput: {{every: 5, solver: {layout}}}\n")
+        out = tmp_path / f"run-{layout}"
+        with pytest.warns(coulomb.ConvergenceWarning):
+            coulomb.load(str(path)).write(out)
+        s = coulomb.plot._read_csv(str(out / "solver.csv"))
+        with open(out / "solver.csv") as f:
+            header = f.readline().strip()
+        if layout == "every_step":
+            assert header == \
+                "time,points,active,iterations,error,status,method,local_failures,fell_back"
+            assert list(s["status"]) == ["max_iterations"] * 10
+            assert list(s["method"]) == ["nsgs"] * 10
+            assert s["local_failures"].dtype == float and s["fell_back"].dtype == float
+        else:
+            assert header == ("time,steps,solves,not_converged,max_points,max_active,"
+                              "max_iterations,total_iterations,max_error,worst_status,methods,"
+                              "local_failures,fell_back")
+            assert list(s["steps"]) == [5, 5] and list(s["not_converged"]) == [5, 5]
+            assert list(s["worst_status"]) == ["max_iterations"] * 2
+            assert list(s["methods"]) == ["nsgs"] * 2
+        written = coulomb.plot.plot(str(out))
+        assert any(p.endswith("solver.png") for p in written)
+
+
+def test_read_csv_drops_a_last_row_cut_short(tmp_path):
+    """A killed run's file whose last write was cut: the short last row is dropped, the others read."""
+    path = tmp_path / "energy.csv"
+    path.write_text("time,kinetic,potential\n0,1,2\n0.01,1.5,2.5\n0.02,1.")
+    columns = coulomb.plot._read_csv(str(path))
+    assert list(columns["time"]) == [0, 0.01]
+    assert list(columns["potential"]) == [2, 2.5]

@@ -1,6 +1,8 @@
 """The Python module against the same closed forms as the C++ tests."""
+import json
 import math
 import os
+import signal
 
 import numpy as np
 import pytest
@@ -90,6 +92,50 @@ def test_write_outputs(tmp_path):
     assert summary["steps"] == 10
     for name in ["trajectory.csv", "contacts.csv", "energy.csv", "summary.json"]:
         assert (tmp_path / "out" / name).exists()
+
+
+def test_write_replaces_an_earlier_run_and_refuses_a_foreign_folder(tmp_path):
+    """write() into the folder of an earlier run replaces it whole, nothing left beside it; a
+    folder holding a file coulomb did not write is refused (ValueError) before any step, kept."""
+    out = tmp_path / "out"
+    coulomb.load(dict(BILLIARD, time={"end": 0.01, "step": 1e-3})).write(out)
+    summary = coulomb.load(dict(BILLIARD, time={"end": 0.02, "step": 1e-3})).write(out)
+    assert summary["steps"] == 20 and summary["status"] == "completed"
+    assert json.loads((out / "summary.json").read_text())["steps"] == 20
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    (out / "notes.txt").write_text("mine")
+    sim = coulomb.load(dict(BILLIARD, time={"end": 0.01, "step": 1e-3}))
+    with pytest.raises(ValueError, match="holds 'notes.txt', which coulomb did not write"):
+        sim.write(out)
+    assert sim.time == 0.0
+    assert (out / "notes.txt").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_keyboard_interrupt_stops_write_with_its_files(tmp_path):
+    """A signal whose Python handler raises (Ctrl-C: KeyboardInterrupt) stops write() after its
+    step: the files are in place, whole, and summary.json says interrupted; then it raises."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    old = signal.signal(signal.SIGALRM, interrupt)
+    out = tmp_path / "out"
+    sim = coulomb.load(dict(BILLIARD, time={"end": 1.0e4, "step": 1e-4}))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(KeyboardInterrupt):
+            sim.write(out)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["status"] == "interrupted" and summary["interrupted"] == "KeyboardInterrupt"
+    assert 0 < summary["steps"] < 10 ** 8 and summary["end_time"] == sim.time
+    for name in ["trajectory.csv", "contacts.csv", "energy.csv", "solver.csv"]:
+        lines = (out / name).read_text().split("\n")
+        assert lines[-1] == "", name  # ends with a whole row
+        widths = {len(line.split(",")) for line in lines[:-1]}
+        assert len(widths) == 1, name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
 def test_energy_splits_dissipation_by_kind():

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -34,24 +35,80 @@ class ProgressBar {
     const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
     std::fprintf(stderr, "\r[%s%s] %5.1f%%  ETA %6.1f s", std::string(filled, '#').c_str(),
                  std::string(width - filled, ' ').c_str(), 100.0 * fraction, eta);
-    if (fraction >= 1.0) std::fprintf(stderr, "\n");
+    if (fraction >= 1.0) {
+      std::fprintf(stderr, "\n");
+      ended_ = true;
+    }
     std::fflush(stderr);
+  }
+  // Ends the bar's line when the run stopped before 100 % (interrupted, failed), so the next
+  // message starts a line of its own.
+  void end_line() {
+    if (shown_ && !ended_) std::fprintf(stderr, "\n");
+    ended_ = true;
   }
 
  private:
   using clock = std::chrono::steady_clock;
   bool enabled_;
   bool shown_ = false;
+  bool ended_ = false;
   clock::time_point start_ = clock::now();
 };
 
 // Exit statuses of `coulomb` (docs/outputs.md, README): 0 success; 1 a failure (non-finite
 // state, I/O); 2 bad input (scene, file, arguments); 3 `run` finished but some steps' contact
-// solves did not converge (a warning line names how many, the worst error and its time).
+// solves did not converge (a warning line names how many, the worst error and its time);
+// 128 + the signal number (130 SIGINT, 143 SIGTERM) `run` stopped by that signal, its outputs
+// written up to the step reached.
 constexpr int kExitSuccess = 0;
 constexpr int kExitFailure = 1;
 constexpr int kExitBadInput = 2;
 constexpr int kExitNotConverged = 3;
+constexpr int kExitSignalBase = 128;
+
+// The signal that asked `coulomb run` to stop (0: none). Set by the handler, read between steps.
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void on_stop_signal(int signo) { g_stop_signal = signo; }
+
+// SIGINT and SIGTERM handlers for the duration of a run. A first signal asks the run to stop after
+// its step; the handler is then reset (SA_RESETHAND), so a second one ends the process at once
+// (leaving the working folder OUT.partial-PID, docs/outputs.md). A signal the parent left ignored
+// (a shell's background job ignores SIGINT) stays ignored.
+class StopSignals {
+ public:
+  StopSignals() {
+    install(SIGINT, old_int_);
+    install(SIGTERM, old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  static std::string requested() {
+    const int s = g_stop_signal;
+    return s == SIGINT ? "SIGINT" : s == SIGTERM ? "SIGTERM" : "";
+  }
+  static int signal_number(const std::string& name) { return name == "SIGINT" ? SIGINT : SIGTERM; }
+
+ private:
+  static void install(int signo, struct sigaction& old) {
+    sigaction(signo, nullptr, &old);
+    if (old.sa_handler == SIG_IGN) return;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(signo, &sa, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
 
 struct RunArgs {
   std::string scene;
@@ -59,6 +116,7 @@ struct RunArgs {
   std::optional<double> end;
   std::optional<double> dt;
   bool quiet = false;
+  bool solver_every_step = false;
   std::string dump_problems;
 };
 
@@ -79,6 +137,7 @@ int run_command(const RunArgs& args) {
       throw std::invalid_argument(fmt::format("{}: {}", flag, e));
     }
   }
+  if (args.solver_every_step) scene.model.output.solver = coulomb::SolverRows::every_step;
   coulomb::RunOptions options;
   options.output_directory =
       args.out.empty() ? (std::filesystem::path("coulomb-out") / scene.model.name).string()
@@ -88,7 +147,19 @@ int run_command(const RunArgs& args) {
   ProgressBar bar(!args.quiet);
   options.progress = [&bar](double f) { bar.update(f); };
   coulomb::Simulation sim(std::move(scene.model), std::move(scene.state));
-  const coulomb::RunResult result = coulomb::run(sim, options);
+  // SIGINT/SIGTERM stop the run after its step, with every file written (docs/outputs.md).
+  const StopSignals signals;
+  options.stop = &StopSignals::requested;
+  const std::int64_t total_steps = sim.steps_to(sim.model().end_time);
+  const coulomb::RunResult result = [&] {
+    try {
+      return coulomb::run(sim, options);
+    } catch (...) {
+      bar.end_line();  // the error line below the bar, not after it
+      throw;
+    }
+  }();
+  bar.end_line();
   const coulomb::Model& model = sim.model();
   const coulomb::State& state = sim.state();
   for (const coulomb::Overlap& o : result.initial_overlaps)
@@ -122,6 +193,13 @@ int run_command(const RunArgs& args) {
     fmt::print(stderr, "error: {}; outputs hold the run up to there\n", result.non_finite);
     return kExitFailure;
   }
+  if (!result.interrupted.empty()) {
+    fmt::print(stderr,
+               "coulomb: interrupted by {} at t = {} s (step {} of {}); {}/ holds the run up to "
+               "there\n",
+               result.interrupted, state.time, result.steps, total_steps, result.output_directory);
+    return kExitSignalBase + StopSignals::signal_number(result.interrupted);
+  }
   // A free rotation that did not converge: one warning line (the state is still finite).
   if (const std::string w = coulomb::rotation_warning(result.stages); !w.empty())
     fmt::print(stderr, "coulomb: warning: {}\n", w);
@@ -149,6 +227,8 @@ int main(int argc, char** argv) {
   run->add_option("--end", run_args.end, "End time [s] (overrides the scene)");
   run->add_option("--dt", run_args.dt, "Time step [s] (overrides the scene)");
   run->add_flag("--quiet,-q", run_args.quiet, "No summary, no progress bar");
+  run->add_flag("--solver-every-step", run_args.solver_every_step,
+                "solver.csv with one row per step (default: one per output time, aggregated)");
   run->add_option("--dump-problems", run_args.dump_problems,
                   "Write every step's contact problem and solution (FCLIB HDF5) into this folder");
 

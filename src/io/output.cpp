@@ -1,4 +1,4 @@
-// CSV outputs written through temporary files (see coulomb/io/output.hpp).
+// CSV outputs written in whole rows (see coulomb/io/output.hpp).
 #include <coulomb/io/output.hpp>
 #include <coulomb/world/world.hpp>
 
@@ -6,9 +6,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace coulomb {
 
@@ -49,15 +54,14 @@ ContactRow contact_row(const Model& model, const Workspace& ws, std::size_t k) {
   return row;
 }
 
-struct OutputWriter::File {
-  std::string final_path;
-  std::string temp_path;
-  std::FILE* f = nullptr;
-};
-
 namespace {
 
-constexpr const char* kTempSuffix = ".partial";
+// A buffer this large is written out at the next flush_if_due, whatever the time [bytes].
+constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+
+double now_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 // Shortest representation that reads back to the same double (bit-identical round trip).
 void append(std::string& out, double x) { fmt::format_to(std::back_inserter(out), "{}", x); }
@@ -87,143 +91,208 @@ void append_field(std::string& out, std::string_view text) {
 
 }  // namespace
 
-OutputWriter::OutputWriter(const Model& /*model*/, std::string directory)
-    : directory_(std::move(directory)) {
-  std::error_code ec;
-  fs::create_directories(directory_, ec);
-  if (ec)
-    throw std::runtime_error(
-        fmt::format("{}: cannot create the output folder: {}", directory_, ec.message()));
-  const char* names[] = {"trajectory.csv", "contacts.csv", "energy.csv", "summary.json",
-                         "solver.csv"};
-  const char* headers[] = {kTrajectoryHeader, kContactsHeader, kEnergyHeader, nullptr,
-                           kSolverHeader};
-  for (int i = 0; i < 5; ++i) {
-    auto file = std::make_unique<File>();
-    file->final_path = (fs::path(directory_) / names[i]).string();
-    file->temp_path = file->final_path + kTempSuffix;
-    file->f = std::fopen(file->temp_path.c_str(), "wb");
-    if (!file->f)
-      throw std::runtime_error(
-          fmt::format("{}: cannot write: {}", file->temp_path, std::strerror(errno)));
-    if (headers[i]) std::fprintf(file->f, "%s\n", headers[i]);
-    files_.push_back(std::move(file));
-  }
+RowFile::RowFile(const std::string& path, std::string label) : label_(std::move(label)) {
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd_ < 0)
+    throw std::runtime_error(fmt::format("{}: cannot create: {}", label_, std::strerror(errno)));
 }
 
-OutputWriter::~OutputWriter() {
-  if (committed_) return;
-  // An interrupted or failed run: remove what would look like output.
-  for (auto& file : files_) {
-    if (file->f) std::fclose(file->f);
-    std::error_code ec;
-    fs::remove(file->temp_path, ec);
-  }
-  for (const auto& name : extra_) {
-    std::error_code ec;
-    fs::remove(fs::path(directory_) / (name + kTempSuffix), ec);
-  }
+RowFile::~RowFile() {
+  if (fd_ >= 0) ::close(fd_);
 }
 
-std::string OutputWriter::temporary_path(const std::string& name) {
-  extra_.push_back(name);
-  return (fs::path(directory_) / (name + kTempSuffix)).string();
+void RowFile::flush() {
+  const char* p = buffer_.data();
+  std::size_t left = buffer_.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd_, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(fmt::format("{}: cannot write: {}", label_, std::strerror(errno)));
+    }
+    // A short write is followed by another, which reports the reason (ENOSPC, EFBIG).
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  buffer_.clear();
+}
+
+void RowFile::close() {
+  flush();
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0)
+    throw std::runtime_error(fmt::format("{}: cannot write: {}", label_, std::strerror(errno)));
+}
+
+OutputWriter::OutputWriter(const Model& model, const std::string& directory,
+                           const std::string& label)
+    : directory_(directory), label_(label), solver_rows_(model.output.solver) {
+  const char* names[] = {"trajectory.csv", "contacts.csv", "energy.csv", "solver.csv"};
+  const char* headers[] = {
+      kTrajectoryHeader, kContactsHeader, kEnergyHeader,
+      solver_rows_ == SolverRows::every_step ? kSolverStepHeader : kSolverHeader};
+  for (int i = 0; i < 4; ++i) {
+    files_.push_back(std::make_unique<RowFile>((fs::path(directory_) / names[i]).string(),
+                                               (fs::path(label_) / names[i]).string()));
+    files_.back()->rows() = headers[i];
+    files_.back()->rows().push_back('\n');
+  }
+  summary_path_ = (fs::path(directory_) / "summary.json").string();
+  last_flush_ = now_s();
+}
+
+OutputWriter::~OutputWriter() = default;
+
+void OutputWriter::flush() {
+  for (auto& file : files_) file->flush();
+  last_flush_ = now_s();
+  ++flushes_;
+}
+
+void OutputWriter::flush_if_due() {
+  bool large = false;
+  for (const auto& file : files_) large = large || file->buffered() >= kFlushBytes;
+  if (large || now_s() - last_flush_ >= kFlushInterval) flush();
+}
+
+void OutputWriter::finish(const std::string& summary_json) {
+  for (auto& file : files_) file->close();
+  RowFile summary(summary_path_, (fs::path(label_) / "summary.json").string());
+  summary.rows() = summary_json;
+  summary.rows().push_back('\n');
+  summary.close();
 }
 
 void OutputWriter::write_frame(const Model& model, const State& state, const Workspace& ws,
                                bool with_contacts) {
   // trajectory.csv: one row per body, centre of mass, body-frame orientation.
-  buffer_.clear();
+  scratch_.clear();
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    append(buffer_, state.time);
-    buffer_.push_back(',');
-    append_field(buffer_, model.bodies[b].name);
-    append_vec(buffer_, state.x_WC[b]);
+    append(scratch_, state.time);
+    scratch_.push_back(',');
+    append_field(scratch_, model.bodies[b].name);
+    append_vec(scratch_, state.x_WC[b]);
     const Quat& q = state.q_WB[b];
     for (double c : {q.w(), q.x(), q.y(), q.z()}) {
-      buffer_.push_back(',');
-      append(buffer_, c);
+      scratch_.push_back(',');
+      append(scratch_, c);
     }
-    append_vec(buffer_, state.v_WC[b]);
-    append_vec(buffer_, state.w_W[b]);
-    buffer_.push_back('\n');
+    append_vec(scratch_, state.v_WC[b]);
+    append_vec(scratch_, state.w_W[b]);
+    scratch_.push_back('\n');
   }
-  std::fwrite(buffer_.data(), 1, buffer_.size(), files_[0]->f);
+  files_[0]->rows() += scratch_;
 
   // contacts.csv: every point of the last step, forces as impulse / h in the contact frame.
   if (with_contacts) {
-    buffer_.clear();
+    scratch_.clear();
     for (std::size_t k = 0; k < contact_row_count(ws); ++k) {
       const ContactRow row = contact_row(model, ws, k);
-      append(buffer_, state.time);
-      buffer_.push_back(',');
-      append_field(buffer_, model.bodies[row.body1].name);
-      buffer_.push_back(',');
-      append_field(buffer_, model.bodies[row.body2].name);
-      append_vec(buffer_, row.point);
-      append_vec(buffer_, row.normal);
-      buffer_.push_back(',');
-      append(buffer_, row.gap);
-      append_vec(buffer_, row.force);
-      append_vec(buffer_, row.moment);
-      append_vec(buffer_, row.velocity);
-      append_vec(buffer_, row.rates);
-      buffer_.push_back(',');
-      buffer_ += status_name(row.status);
-      buffer_.push_back('\n');
+      append(scratch_, state.time);
+      scratch_.push_back(',');
+      append_field(scratch_, model.bodies[row.body1].name);
+      scratch_.push_back(',');
+      append_field(scratch_, model.bodies[row.body2].name);
+      append_vec(scratch_, row.point);
+      append_vec(scratch_, row.normal);
+      scratch_.push_back(',');
+      append(scratch_, row.gap);
+      append_vec(scratch_, row.force);
+      append_vec(scratch_, row.moment);
+      append_vec(scratch_, row.velocity);
+      append_vec(scratch_, row.rates);
+      scratch_.push_back(',');
+      scratch_ += status_name(row.status);
+      scratch_.push_back('\n');
     }
-    std::fwrite(buffer_.data(), 1, buffer_.size(), files_[1]->f);
+    files_[1]->rows() += scratch_;
+    write_solver_interval(state);
   }
 
   // energy.csv
   const Energy e = energy(model, state);
-  buffer_.clear();
-  append(buffer_, state.time);
+  scratch_.clear();
+  append(scratch_, state.time);
   for (double x :
        {e.kinetic, e.potential, state.dissipated, e.kinetic + e.potential + state.dissipated}) {
-    buffer_.push_back(',');
-    append(buffer_, x);
+    scratch_.push_back(',');
+    append(scratch_, x);
   }
   for (double x : state.dissipated_by_kind) {
-    buffer_.push_back(',');
-    append(buffer_, x);
+    scratch_.push_back(',');
+    append(scratch_, x);
   }
-  buffer_.push_back('\n');
-  std::fwrite(buffer_.data(), 1, buffer_.size(), files_[2]->f);
+  scratch_.push_back('\n');
+  files_[2]->rows() += scratch_;
 }
 
-void OutputWriter::write_solver_row(const State& state, const StepReport& report) {
-  buffer_.clear();
-  append(buffer_, state.time);
-  fmt::format_to(std::back_inserter(buffer_), ",{},{},{},", report.contact_points,
-                 report.active_contacts, report.solver.iterations);
-  append(buffer_, report.solver.error);
-  buffer_.push_back(',');
+void OutputWriter::add_step(const State& state, const StepReport& report) {
   const bool solved = report.active_contacts > 0;
-  buffer_ += solved ? to_string(report.solver.status) : "none";
-  // What produced the answer, the local solves short of their tolerance in the last sweep, and
-  // whether the solver fell back to an earlier iterate (docs/outputs.md).
-  fmt::format_to(std::back_inserter(buffer_), ",{},{},{}\n", solved ? report.solver.method : "none",
-                 solved ? report.solver.local_failures : 0,
-                 solved && report.solver.fell_back ? 1 : 0);
-  std::fwrite(buffer_.data(), 1, buffer_.size(), files_[4]->f);
+  const char* status = solved ? to_string(report.solver.status) : "none";
+  const char* method = solved ? report.solver.method : "none";
+  if (solver_rows_ == SolverRows::every_step) {
+    std::string& out = files_[3]->rows();
+    append(out, state.time);
+    fmt::format_to(std::back_inserter(out), ",{},{},{},", report.contact_points,
+                   report.active_contacts, report.solver.iterations);
+    append(out, report.solver.error);
+    out.push_back(',');
+    out += status;
+    // What produced the answer, the local solves short of their tolerance in the last sweep, and
+    // whether the solver fell back to an earlier iterate (docs/outputs.md).
+    fmt::format_to(std::back_inserter(out), ",{},{},{}\n", method,
+                   solved ? report.solver.local_failures : 0,
+                   solved && report.solver.fell_back ? 1 : 0);
+    return;
+  }
+  SolverInterval& a = interval_;
+  ++a.steps;
+  a.max_points = std::max(a.max_points, report.contact_points);
+  a.max_active = std::max(a.max_active, report.active_contacts);
+  if (!solved) return;
+  ++a.solves;
+  const bool converged = report.solver.status == SolverStatus::converged;
+  if (!converged) ++a.not_converged;
+  a.max_iterations = std::max(a.max_iterations, report.solver.iterations);
+  a.total_iterations += report.solver.iterations;
+  a.local_failures += report.solver.local_failures;
+  if (report.solver.fell_back) ++a.fell_back;
+  // The worst step: one that did not converge before one that did, then the larger error.
+  const bool worse = a.worst_status == nullptr || (a.worst_converged && !converged) ||
+                     (a.worst_converged == converged && report.solver.error > a.max_error);
+  if (worse) {
+    a.worst_status = status;
+    a.worst_converged = converged;
+  }
+  a.max_error = std::max(a.max_error, report.solver.error);
+  // Methods in order of first use ("nsgs", "nsgs;nsgs+prox"); the names hold no ';'.
+  const std::string_view m(method);
+  std::size_t pos = 0;
+  bool seen = false;
+  while (pos <= a.methods.size() && !seen) {
+    const std::size_t end = std::min(a.methods.find(';', pos), a.methods.size());
+    seen = std::string_view(a.methods).substr(pos, end - pos) == m;
+    pos = end + 1;
+  }
+  if (!seen) {
+    if (!a.methods.empty()) a.methods.push_back(';');
+    a.methods += m;
+  }
 }
 
-void OutputWriter::commit(const std::string& summary_json) {
-  std::fwrite(summary_json.data(), 1, summary_json.size(), files_[3]->f);
-  std::fputc('\n', files_[3]->f);
-  for (auto& file : files_) {
-    const bool ok = std::fflush(file->f) == 0 && !std::ferror(file->f);
-    std::fclose(file->f);
-    file->f = nullptr;
-    if (!ok) throw std::runtime_error(fmt::format("{}: write failed", file->temp_path));
-  }
-  for (auto& file : files_) fs::rename(file->temp_path, file->final_path);
-  for (const auto& name : extra_) {
-    const fs::path temp = fs::path(directory_) / (name + kTempSuffix);
-    if (fs::exists(temp)) fs::rename(temp, fs::path(directory_) / name);
-  }
-  committed_ = true;
+void OutputWriter::write_solver_interval(const State& state) {
+  if (solver_rows_ == SolverRows::every_step) return;
+  const SolverInterval& a = interval_;
+  std::string& out = files_[3]->rows();
+  append(out, state.time);
+  fmt::format_to(std::back_inserter(out), ",{},{},{},{},{},{},{},", a.steps, a.solves,
+                 a.not_converged, a.max_points, a.max_active, a.max_iterations, a.total_iterations);
+  append(out, a.max_error);
+  fmt::format_to(std::back_inserter(out), ",{},{},{},{}\n",
+                 a.worst_status ? a.worst_status : "none",
+                 a.methods.empty() ? "none" : a.methods.c_str(), a.local_failures, a.fell_back);
+  interval_ = SolverInterval{};
 }
 
 }  // namespace coulomb

@@ -2,15 +2,20 @@
 // docs/replay.md). Frame data is kept as Float32 (what the page uses) from the moment it arrives,
 // so the recorder's memory is what the page will hold.
 
+#include <coulomb/io/output.hpp>
 #include <coulomb/io/replay.hpp>
 
 #include "io/replay_detail.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <fmt/format.h>
+
 #include <bit>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -359,21 +364,25 @@ std::string ReplayRecorder::html() const {
   return out;
 }
 
-void ReplayRecorder::write(const std::string& path) const {
-  // Write a temporary file, then rename it over the target (readers never see a partial page).
-  const std::string text = html();
+void ReplayRecorder::write(const std::string& path, const std::string& label) const {
+  // Write a temporary file, then rename it over the target (readers never see a partial page);
+  // a write error names the file and the reason and leaves no temporary file.
   const std::string tmp = path + ".tmp";
-  {
-    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-    if (!file) throw std::runtime_error("replay: cannot open '" + tmp + "' for writing");
-    file.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!file) throw std::runtime_error("replay: cannot write '" + tmp + "'");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
+  try {
+    RowFile file(tmp, label.empty() ? path : label);
+    file.rows() = html();
+    file.close();
+  } catch (...) {
+    std::error_code ec;
     std::filesystem::remove(tmp, ec);
-    throw std::runtime_error("replay: cannot rename '" + tmp + "' to '" + path + "'");
+    throw;
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int e = errno;
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw std::runtime_error(
+        fmt::format("{}: cannot write: {}", label.empty() ? path : label, std::strerror(e)));
   }
 }
 

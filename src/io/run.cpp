@@ -1,5 +1,6 @@
 // Running a model to its end time: stepping, output times, statistics, summary.json.
 #include <coulomb/io/output.hpp>
+#include <coulomb/io/output_folder.hpp>
 #include <coulomb/io/replay.hpp>
 #include <coulomb/io/run.hpp>
 #include <coulomb/nonsmooth/fclib_io.hpp>
@@ -106,12 +107,18 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
                     const RunOptions& options, const RunResult& result, double initial_total) {
   using nlohmann::json;
   json j;
+  j["generator"] = "coulomb";  // marks a folder coulomb wrote (io/output_folder.hpp)
   j["scene"] = model.name;
   j["source"] = options.scene_source;
   j["version"] = COULOMB_VERSION;
   j["formulation"] = to_string(model.solver.formulation);
   j["time_step"] = model.time_step;
-  j["end_time"] = state.time;
+  j["end_time"] = state.time;  // reached
+  j["requested_end_time"] = model.end_time;
+  j["status"] = !result.finite                ? "non_finite"
+                : !result.interrupted.empty() ? "interrupted"
+                                              : "completed";
+  if (!result.interrupted.empty()) j["interrupted"] = result.interrupted;
   j["steps"] = result.steps;
   j["wall_time_s"] = result.wall_time_s;
   j["finite"] = result.finite;
@@ -189,10 +196,12 @@ RunResult run(Simulation& sim, const RunOptions& options) {
       throw std::runtime_error(fmt::format("{}: cannot create the folder: {}",
                                            options.dump_problems_directory, ec.message()));
   }
+  std::unique_ptr<OutputFolder> folder;
   std::unique_ptr<OutputWriter> writer;
   if (!options.output_directory.empty()) {
-    writer = std::make_unique<OutputWriter>(model, options.output_directory);
-    result.output_directory = writer->directory();
+    folder = std::make_unique<OutputFolder>(options.output_directory);
+    writer = std::make_unique<OutputWriter>(model, folder->working(), folder->target());
+    result.output_directory = folder->target();
   }
   const Energy e0 = energy(model, state);
   const double initial_total = e0.kinetic + e0.potential + state.dissipated;
@@ -207,22 +216,38 @@ RunResult run(Simulation& sim, const RunOptions& options) {
       replay->add_frame(frame);
     }
   };
-  if (writer) output(false);
+  if (writer) {
+    output(false);
+    writer->flush();  // the headers and the initial state are on disk from the start
+  }
 
   // Step to the end time (the last step may end up to h/2 past it: steps are whole); a
-  // non-finite state ends the run after its step is written.
+  // non-finite state ends the run after its step is written, a stop request before the next step.
   const std::int64_t total_steps = sim.steps_to(model.end_time);
   std::int64_t n = 0;
-  sim.run_to(model.end_time, [&](const StepReport& report) {
-    if (writer) writer->write_solver_row(state, report);
+  bool written = true;  // the last state taken is in the files
+  while (n < total_steps && sim.finite()) {
+    if (options.stop) {
+      result.interrupted = options.stop();
+      if (!result.interrupted.empty()) break;
+    }
+    const StepReport& report = sim.step();
+    if (writer) writer->add_step(state, report);
     if (!options.dump_problems_directory.empty() && report.active_contacts > 0)
       dump_problem(options.dump_problems_directory, state, ws);
-    if (writer && (!report.finite || clock_out.due(state) || n + 1 == total_steps)) output(true);
+    written = false;
+    if (writer && (!report.finite || clock_out.due(state) || n + 1 == total_steps)) {
+      output(true);
+      written = true;
+    }
+    if (writer) writer->flush_if_due();
     if (options.progress && (n & 255) == 0)
       options.progress(static_cast<double>(n + 1) / static_cast<double>(total_steps));
     ++n;
-  });
-  if (options.progress) options.progress(1.0);
+  }
+  // Interrupted between output times: the state reached is the last frame.
+  if (writer && !written) output(true);
+  if (options.progress && result.interrupted.empty()) options.progress(1.0);
   result.steps = sim.steps();
   result.solver = sim.solver_statistics();
   result.stages = sim.step_statistics();
@@ -230,8 +255,13 @@ RunResult run(Simulation& sim, const RunOptions& options) {
   result.non_finite = sim.non_finite();
   result.wall_time_s = std::chrono::duration<double>(clock::now() - start).count();
   result.summary_json = summary(model, state, ws, options, result, initial_total);
-  if (replay) replay->write(writer->temporary_path("replay.html"));
-  if (writer) writer->commit(result.summary_json);
+  if (writer) {
+    writer->finish(result.summary_json);
+    if (replay)
+      replay->write((std::filesystem::path(folder->working()) / "replay.html").string(),
+                    (std::filesystem::path(folder->target()) / "replay.html").string());
+    folder->commit();
+  }
   return result;
 }
 

@@ -52,6 +52,16 @@ const char* to_string(ActiveSetRule rule) {
   return "?";
 }
 
+const char* to_string(SolverRows rows) {
+  switch (rows) {
+    case SolverRows::per_output:
+      return "per_output";
+    case SolverRows::every_step:
+      return "every_step";
+  }
+  return "?";
+}
+
 const char* ContactSpec::moment_law() const {
   if (rolling) return "rolling";
   if (pivoting) return "pivoting";

@@ -112,7 +112,12 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
 
 void read_output(const Reporter& r, const Field& f, OutputSettings& o) {
   const MapView map(r, f);
-  map.allow({"every", "interval"});
+  map.allow({"every", "interval", "solver"});
+  if (auto v = map.get("solver")) {
+    o.solver = one_of(r, *v, "solver.csv row rule", {"per_output", "every_step"}) == "every_step"
+                   ? SolverRows::every_step
+                   : SolverRows::per_output;
+  }
   auto every = map.get("every");
   auto interval = map.get("interval");
   if (every && interval) {

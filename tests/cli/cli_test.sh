@@ -21,10 +21,18 @@ ls default | grep -q partial && fail "a .partial file was left"
 "$coulomb" run --out second --end 0.05 | grep -q "results: second/" || fail "summary does not name the output folder"
 cmp -s default/trajectory.csv second/trajectory.csv || fail "two runs of one scene differ"
 
-# --dt and --end override the scene.
-"$coulomb" run --quiet --out dt --end 0.01 --dt 1e-3
+# --dt and --end override the scene (solver.csv with a row per step counts the steps).
+"$coulomb" run --quiet --out dt --end 0.01 --dt 1e-3 --solver-every-step
 rows=$(($(wc -l < dt/solver.csv) - 1))
 [[ $rows == 10 ]] || fail "--dt/--end: expected 10 steps, got $rows"
+# By default solver.csv has one row per output time after the start (those of trajectory.csv but
+# the first), whose `steps` column adds up to the steps.
+"$coulomb" run --quiet --out agg --end 0.05 --dt 1e-3
+rows=$(($(wc -l < agg/solver.csv) - 1))
+times=$(awk -F, 'NR > 1 && (n == 0 || $1 != last) { n++; last = $1 } END { print n - 1 }' agg/trajectory.csv)
+[[ $rows == "$times" && $rows -gt 1 ]] || fail "solver.csv: $rows rows for $times output times"
+steps=$(awk -F, 'NR > 1 { s += $2 } END { print s }' agg/solver.csv)
+[[ $steps == 50 ]] || fail "solver.csv: the steps column adds up to $steps, not 50"
 # ... under the scene loader's rule: a bad range is one line, exit 2, and nothing is written.
 for bad in "--dt 10 --end 1" "--dt inf" "--end 1e300" "--end nan" "--dt 1e-12"; do
   set +e

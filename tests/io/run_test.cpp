@@ -1,19 +1,27 @@
-// The run driver: output files, their determinism, output times, atomic writing.
+// The run driver: output files, their determinism, output times, the output folder (working
+// folder, replacement, refusal), write errors, stop requests, solver.csv aggregates.
 #include <coulomb/io/output.hpp>
+#include <coulomb/io/output_folder.hpp>
 #include <coulomb/io/run.hpp>
 #include <coulomb/scene/scene.hpp>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <sys/stat.h>
 
 namespace coulomb {
 namespace {
@@ -31,6 +39,35 @@ fs::path fresh_dir(const std::string& name) {
   const fs::path dir = fs::path(COULOMB_BINARY_DIR) / "test-output" / name;
   fs::remove_all(dir);
   return dir;
+}
+
+// The names in dir's parent that start with dir's name (the folder itself, and any working
+// folder `NAME.partial-PID` or `NAME.old-PID` left beside it), sorted.
+std::vector<std::string> siblings(const fs::path& dir) {
+  std::vector<std::string> names;
+  const std::string name = dir.filename().string();
+  for (const auto& e : fs::directory_iterator(dir.parent_path())) {
+    const std::string n = e.path().filename().string();
+    if (n == name || n.rfind(name + ".", 0) == 0) names.push_back(n);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A CSV file as rows of cells (the scenes of these tests have plain body names: no quoting).
+std::vector<std::vector<std::string>> csv_rows(const fs::path& file) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(read(file));
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    rows.push_back(std::move(cells));
+  }
+  return rows;
 }
 
 constexpr const char* kScene = R"(
@@ -63,15 +100,15 @@ bodies:
 )";
 
 TEST(Run, SameSceneTwiceGivesBitIdenticalFiles) {
-  std::string first[3];
+  std::string first[4];
   for (int run_index = 0; run_index < 2; ++run_index) {
     Scene scene = load_scene_text(kScene, "pile.yaml");
     RunOptions options;
     options.output_directory = fresh_dir("determinism-" + std::to_string(run_index)).string();
     const RunResult result = coulomb::run(scene.model, scene.state, options);
     EXPECT_EQ(result.steps, 300);
-    const char* names[] = {"trajectory.csv", "contacts.csv", "energy.csv"};
-    for (int f = 0; f < 3; ++f) {
+    const char* names[] = {"trajectory.csv", "contacts.csv", "energy.csv", "solver.csv"};
+    for (int f = 0; f < 4; ++f) {
       const std::string text = read(fs::path(options.output_directory) / names[f]);
       EXPECT_GT(text.size(), 100u) << names[f];
       if (run_index == 0)
@@ -94,11 +131,15 @@ TEST(Run, FilesHaveTheDocumentedColumnsAndOutputTimes) {
   EXPECT_EQ(std::count(traj.begin(), traj.end(), '\n'), 1 + 31 * 3);
   const std::string contacts = read(dir / "contacts.csv");
   EXPECT_EQ(contacts.substr(0, contacts.find('\n')), kContactsHeader);
+  // solver.csv: one row per output time after the start, aggregating its 10 steps.
   const std::string solver = read(dir / "solver.csv");
-  EXPECT_EQ(std::count(solver.begin(), solver.end(), '\n'), 1 + 300);
+  EXPECT_EQ(solver.substr(0, solver.find('\n')), kSolverHeader);
+  EXPECT_EQ(std::count(solver.begin(), solver.end(), '\n'), 1 + 30);
   EXPECT_TRUE(fs::exists(dir / "summary.json"));
+  EXPECT_TRUE(fs::exists(dir / "replay.html"));
   for (const auto& entry : fs::directory_iterator(dir))
     EXPECT_EQ(entry.path().string().find(".partial"), std::string::npos) << entry.path();
+  EXPECT_EQ(siblings(dir), std::vector<std::string>{"columns"});
 }
 
 // Body names are CSV fields per RFC 4180: a name with a comma, a quote and a newline is quoted
@@ -156,15 +197,287 @@ TEST(Run, OutputIntervalPicksTheNearestSteps) {
   for (std::size_t i = 0; i < steps.size(); ++i) EXPECT_NEAR(times[i], steps[i] * 1e-3, 1e-15) << i;
 }
 
-TEST(Run, AbandonedWriterLeavesNoFile) {
+// A run abandoned before commit (an exception, a write error): its working folder is removed and
+// the output folder is left as it was, whether it held an earlier run or did not exist (the
+// parent folders made for it are removed too).
+TEST(OutputFolder, AbandonedRunLeavesTheFolderAsItWas) {
   const fs::path dir = fresh_dir("abandoned");
   Scene scene = load_scene_text(kScene, "pile.yaml");
+  RunOptions options;
+  options.output_directory = dir.string();
+  coulomb::run(scene.model, scene.state, options);
+  const std::string summary = read(dir / "summary.json");
   {
-    OutputWriter writer(scene.model, dir.string());
-    EXPECT_TRUE(fs::exists(dir / "trajectory.csv.partial"));
-  }  // destroyed without commit: an interrupted run
-  EXPECT_FALSE(fs::exists(dir / "trajectory.csv"));
-  EXPECT_FALSE(fs::exists(dir / "trajectory.csv.partial"));
+    OutputFolder folder(dir.string());
+    OutputWriter writer(scene.model, folder.working(), folder.target());
+    writer.flush();
+    EXPECT_TRUE(fs::exists(fs::path(folder.working()) / "trajectory.csv"));
+    EXPECT_EQ(siblings(dir).size(), 2u);
+  }  // destroyed without commit
+  EXPECT_EQ(read(dir / "summary.json"), summary);
+  EXPECT_EQ(siblings(dir), std::vector<std::string>{"abandoned"});
+
+  const fs::path fresh = fresh_dir("abandoned-parents") / "a" / "b";
+  {
+    OutputFolder folder(fresh.string());
+    EXPECT_TRUE(fs::is_directory(folder.working()));
+  }
+  EXPECT_FALSE(fs::exists(fresh.parent_path().parent_path()));
+}
+
+// A rerun into the folder of an earlier run replaces it whole (files of the earlier run that the
+// new one does not write go too); an empty folder is kept and filled; nothing is left beside.
+TEST(OutputFolder, RerunReplacesAnEarlierRunAndKeepsAnEmptyFolder) {
+  const fs::path dir = fresh_dir("rerun");
+  {
+    Scene scene = load_scene_text(kScene, "pile.yaml");
+    RunOptions options;
+    options.output_directory = dir.string();
+    coulomb::run(scene.model, scene.state, options);  // with replay.html
+    fs::create_directories(dir / "plots");            // as `coulomb plot` writes it
+    std::ofstream(dir / "plots" / "energy.png") << "png";
+  }
+  {
+    Scene scene = load_scene_text(kScene, "pile.yaml");
+    scene.model.end_time = 0.05;
+    RunOptions options;
+    options.output_directory = dir.string() + "/";  // a trailing separator names the same folder
+    options.write_replay = false;
+    const RunResult result = coulomb::run(scene.model, scene.state, options);
+    EXPECT_EQ(result.steps, 50);
+  }
+  EXPECT_EQ(nlohmann::json::parse(read(dir / "summary.json"))["steps"], 50);
+  EXPECT_FALSE(fs::exists(dir / "replay.html"));
+  EXPECT_FALSE(fs::exists(dir / "plots"));
+  EXPECT_EQ(siblings(dir), std::vector<std::string>{"rerun"});
+
+  const fs::path empty = fresh_dir("empty-target");
+  fs::create_directories(empty);
+  struct stat before {};
+  ASSERT_EQ(::stat(empty.c_str(), &before), 0);
+  {
+    Scene scene = load_scene_text(kScene, "pile.yaml");
+    RunOptions options;
+    options.output_directory = empty.string();
+    coulomb::run(scene.model, scene.state, options);
+  }
+  struct stat after {};
+  ASSERT_EQ(::stat(empty.c_str(), &after), 0);
+  EXPECT_EQ(after.st_ino, before.st_ino) << "the empty folder itself is kept";
+  EXPECT_TRUE(fs::exists(empty / "summary.json"));
+  EXPECT_EQ(siblings(empty), std::vector<std::string>{"empty-target"});
+}
+
+// A folder coulomb did not write is never replaced: refused before the first step, with the
+// reason, and left as it was.
+TEST(OutputFolder, RefusesAFolderCoulombDidNotWrite) {
+  Scene scene = load_scene_text(kScene, "pile.yaml");
+  const fs::path mine = fresh_dir("not-coulomb");
+  fs::create_directories(mine);
+  std::ofstream(mine / "notes.txt") << "my notes";
+  const fs::path with_extra = fresh_dir("coulomb-plus-notes");
+  const fs::path no_summary = fresh_dir("csv-only");
+  fs::create_directories(no_summary);
+  std::ofstream(no_summary / "trajectory.csv") << "time\n";
+  const fs::path file = fresh_dir("a-file");
+  std::ofstream(file) << "x";
+  {
+    RunOptions options;
+    options.output_directory = with_extra.string();
+    State s = scene.state;
+    coulomb::run(scene.model, s, options);
+    std::ofstream(with_extra / "notes.txt") << "mine";
+  }
+  const std::pair<fs::path, std::string> cases[] = {
+      {mine, "holds 'notes.txt', which coulomb did not write"},
+      {with_extra, "holds 'notes.txt', which coulomb did not write"},
+      {no_summary, "holds no summary.json written by coulomb"},
+      {file, "is not a folder"}};
+  for (const auto& [target, why] : cases) {
+    RunOptions options;
+    options.output_directory = target.string();
+    State s = scene.state;
+    try {
+      coulomb::run(scene.model, s, options);
+      ADD_FAILURE() << target << " was replaced";
+    } catch (const std::invalid_argument& e) {
+      EXPECT_EQ(std::string(e.what()),
+                target.string() + ": " + why +
+                    "; not replacing it (choose another output folder, or remove it)");
+    }
+    EXPECT_EQ(s.step, 0) << "a refused run takes no step";
+    EXPECT_EQ(siblings(target), std::vector<std::string>{target.filename().string()});
+  }
+  EXPECT_EQ(read(mine / "notes.txt"), "my notes");
+  EXPECT_EQ(read(with_extra / "notes.txt"), "mine");
+  EXPECT_FALSE(replace_refusal(with_extra.string()).empty());
+  EXPECT_EQ(replace_refusal((fresh_dir("absent") / "x").string()), "");
+  // A summary.json of an earlier coulomb version (no "generator" key) is recognised.
+  const fs::path legacy = fresh_dir("legacy");
+  fs::create_directories(legacy);
+  std::ofstream(legacy / "summary.json")
+      << R"({"scene": "s", "version": "0.1.0", "stage_times_s": {}, "final_state": {}})";
+  std::ofstream(legacy / "trajectory.csv.partial") << "time\n";
+  EXPECT_EQ(replace_refusal(legacy.string()), "");
+  std::ofstream(legacy / "summary.json") << R"({"scene": "s", "generator": "other"})";
+  EXPECT_EQ(replace_refusal(legacy.string()), "holds no summary.json written by coulomb");
+}
+
+// A write error (here /dev/full: ENOSPC) is reported by the flush that meets it, naming the file
+// and the reason.
+TEST(OutputFolder, WriteErrorNamesTheFileAndTheReason) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
+  RowFile file("/dev/full", "out/trajectory.csv");
+  file.rows() = "0,1\n";
+  try {
+    file.flush();
+    ADD_FAILURE() << "writing to /dev/full did not fail";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              std::string("out/trajectory.csv: cannot write: ") + std::strerror(ENOSPC));
+  }
+}
+
+// A stop request (what SIGINT and SIGTERM are wired to in `coulomb run`) ends the run after the
+// step in progress: every file is whole, the last frame is the state reached, the last solver.csv
+// row covers the steps since the one before, summary.json says so, and the folder is in place.
+TEST(Run, StopRequestEndsTheRunWithWholeFiles) {
+  Scene scene = load_scene_text(kScene, "pile.yaml");
+  RunOptions options;
+  options.output_directory = fresh_dir("stopped").string();
+  int asked = 0;
+  options.stop = [&asked] { return ++asked > 253 ? std::string("SIGTERM") : std::string(); };
+  const RunResult result = coulomb::run(scene.model, scene.state, options);
+  EXPECT_EQ(result.interrupted, "SIGTERM");
+  EXPECT_EQ(result.steps, 253);
+  EXPECT_EQ(scene.state.step, 253);
+  const fs::path dir(options.output_directory);
+  for (const char* name : {"trajectory.csv", "contacts.csv", "energy.csv", "solver.csv"}) {
+    const auto rows = csv_rows(dir / name);
+    ASSERT_GT(rows.size(), 1u) << name;
+    for (const auto& row : rows) EXPECT_EQ(row.size(), rows[0].size()) << name;
+    const std::string text = read(dir / name);
+    EXPECT_EQ(text.back(), '\n') << name;
+  }
+  const auto traj = csv_rows(dir / "trajectory.csv");
+  EXPECT_EQ(std::stod(traj.back()[0]), scene.state.time);
+  EXPECT_EQ(traj.size(), 1u + 3u * (1 + 25 + 1));  // start, 25 output times, the stop
+  std::int64_t steps = 0;
+  for (const auto& row : csv_rows(dir / "solver.csv"))
+    if (row[0] != "time") steps += std::stoll(row[1]);
+  EXPECT_EQ(steps, 253);
+  const nlohmann::json summary = nlohmann::json::parse(read(dir / "summary.json"));
+  EXPECT_EQ(summary["status"], "interrupted");
+  EXPECT_EQ(summary["interrupted"], "SIGTERM");
+  EXPECT_EQ(summary["generator"], "coulomb");
+  EXPECT_EQ(summary["steps"], 253);
+  EXPECT_EQ(summary["end_time"].get<double>(), scene.state.time);
+  EXPECT_EQ(summary["requested_end_time"].get<double>(), 0.3);
+  for (const char* key : {"wall_time_s", "stage_times_s", "solver", "energy", "final_state"})
+    EXPECT_TRUE(summary.contains(key)) << key;
+  EXPECT_TRUE(fs::exists(dir / "replay.html"));
+  EXPECT_EQ(siblings(dir), std::vector<std::string>{"stopped"});
+
+  // A run that finishes says so.
+  Scene again = load_scene_text(kScene, "pile.yaml");
+  const RunResult full = coulomb::run(again.model, again.state, RunOptions{});
+  const nlohmann::json j = nlohmann::json::parse(full.summary_json);
+  EXPECT_EQ(j["status"], "completed");
+  EXPECT_FALSE(j.contains("interrupted"));
+}
+
+// solver.csv per output time aggregates the per-step rows of the same run (every_step): one row
+// per output time after the start, each holding the steps since the one before, the largest
+// error, counts and sums, whatever the output rule and with steps that did not converge.
+TEST(Run, SolverCsvAggregatesTheStepsOfEachOutputTime) {
+  // One sweep per step once the box has landed on its four corners (t ≈ 0.33 s): steps that
+  // do not converge.
+  std::string capped =
+      std::string(kScene) + "solver: {name: nsgs, max_iterations: 1, tolerance: 1.0e-12}\n";
+  capped.replace(capped.find("end: 0.3"), 8, "end: 1.0");
+  std::string interval = kScene;
+  interval.replace(interval.find("output: {every: 10}"), 19, "output: {interval: 0.0137}");
+  int run_index = 0;
+  for (const std::string& text : {std::string(kScene), capped, interval}) {
+    std::vector<std::vector<std::string>> per_step, per_output, traj;
+    for (const SolverRows rows : {SolverRows::every_step, SolverRows::per_output}) {
+      Scene scene = load_scene_text(text, "pile.yaml");
+      scene.model.output.solver = rows;
+      RunOptions options;
+      options.write_replay = false;
+      options.output_directory =
+          fresh_dir(fmt::format("aggregate-{}-{}", run_index, to_string(rows))).string();
+      coulomb::run(scene.model, scene.state, options);
+      (rows == SolverRows::every_step ? per_step : per_output) =
+          csv_rows(fs::path(options.output_directory) / "solver.csv");
+      traj = csv_rows(fs::path(options.output_directory) / "trajectory.csv");
+    }
+    ASSERT_EQ(fmt::format("{}", fmt::join(per_step[0], ",")), kSolverStepHeader);
+    ASSERT_EQ(fmt::format("{}", fmt::join(per_output[0], ",")), kSolverHeader);
+    // Output times after the start: the trajectory's distinct times but the first.
+    std::vector<std::string> times;
+    for (std::size_t i = 1; i < traj.size(); ++i)
+      if (times.empty() || times.back() != traj[i][0]) times.push_back(traj[i][0]);
+    ASSERT_EQ(per_output.size(), times.size()) << "one row per output time after the start";
+    std::size_t k = 1;  // next per-step row
+    std::int64_t not_converged_total = 0;
+    for (std::size_t r = 1; r < per_output.size(); ++r) {
+      const auto& row = per_output[r];
+      ASSERT_EQ(row.size(), 13u);
+      EXPECT_EQ(row[0], times[r]);
+      std::int64_t steps = 0, solves = 0, not_converged = 0, total_it = 0, failures = 0, fell = 0;
+      int max_points = 0, max_active = 0, max_it = 0;
+      double max_error = 0.0;
+      std::vector<std::string> methods;
+      // The worst step's status: not converged before converged, then the larger error.
+      std::string worst_status = "none";
+      double worst_error = -1.0;
+      while (k < per_step.size()) {
+        const auto& s = per_step[k];
+        ++steps;
+        max_points = std::max(max_points, std::stoi(s[1]));
+        max_active = std::max(max_active, std::stoi(s[2]));
+        if (s[2] != "0") {
+          ++solves;
+          if (s[5] != "converged") ++not_converged;
+          max_it = std::max(max_it, std::stoi(s[3]));
+          total_it += std::stoll(s[3]);
+          const double e = std::stod(s[4]);
+          max_error = std::max(max_error, e);
+          const bool failed = s[5] != "converged", worst_failed = worst_status != "converged";
+          if (worst_status == "none" || (failed && !worst_failed) ||
+              (failed == worst_failed && e > worst_error)) {
+            worst_status = s[5];
+            worst_error = e;
+          }
+          if (std::find(methods.begin(), methods.end(), s[6]) == methods.end())
+            methods.push_back(s[6]);
+          failures += std::stoll(s[7]);
+          fell += std::stoll(s[8]);
+        }
+        ++k;
+        if (s[0] == row[0]) break;
+      }
+      EXPECT_EQ(std::stoll(row[1]), steps) << row[0];
+      EXPECT_EQ(std::stoll(row[2]), solves) << row[0];
+      EXPECT_EQ(std::stoll(row[3]), not_converged) << row[0];
+      EXPECT_EQ(std::stoi(row[4]), max_points) << row[0];
+      EXPECT_EQ(std::stoi(row[5]), max_active) << row[0];
+      EXPECT_EQ(std::stoi(row[6]), max_it) << row[0];
+      EXPECT_EQ(std::stoll(row[7]), total_it) << row[0];
+      EXPECT_EQ(std::stod(row[8]), max_error) << row[0];
+      EXPECT_EQ(row[9], worst_status) << row[0];
+      EXPECT_EQ(row[10], methods.empty() ? "none" : fmt::format("{}", fmt::join(methods, ";")));
+      EXPECT_EQ(std::stoll(row[11]), failures) << row[0];
+      EXPECT_EQ(std::stoll(row[12]), fell) << row[0];
+      not_converged_total += not_converged;
+    }
+    EXPECT_EQ(k, per_step.size()) << "every step is in a row";
+    if (run_index == 1) {
+      EXPECT_GT(not_converged_total, 0) << "the capped run has failed steps";
+    }
+    ++run_index;
+  }
 }
 
 TEST(Run, EnergyBudgetBalancesWithInelasticImpacts) {
@@ -185,13 +498,14 @@ TEST(Run, EnergyBudgetBalancesWithInelasticImpacts) {
 // counts the methods that produced each step's answer, the same as the rows.
 TEST(Run, SummaryAndSolverCsvRecordWhatSolvedEachStep) {
   Scene scene = load_scene_text(kScene, "pile.yaml");
+  scene.model.output.solver = SolverRows::every_step;
   RunOptions options;
   options.output_directory = fresh_dir("methods").string();
   const RunResult result = coulomb::run(scene.model, scene.state, options);
   std::istringstream csv(read(fs::path(options.output_directory) / "solver.csv"));
   std::string line;
   std::getline(csv, line);
-  EXPECT_EQ(line, kSolverHeader);
+  EXPECT_EQ(line, kSolverStepHeader);
   EXPECT_EQ(line.rfind("time,points,active,iterations,error,status,", 0), 0u);
   std::map<std::string, std::int64_t> rows;
   while (std::getline(csv, line)) {

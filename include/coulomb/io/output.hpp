@@ -1,14 +1,14 @@
 #pragma once
 /// @file
-/// Output files of a run (docs/outputs.md): trajectory.csv, contacts.csv, energy.csv, summary.json.
-/// Every file is written under a temporary name (`NAME.partial`) and renamed when the run
-/// finishes, so an interrupted run never leaves a file that looks complete.
+/// Output files of a run (docs/outputs.md): trajectory.csv, contacts.csv, energy.csv, solver.csv,
+/// summary.json. They are written in whole rows into the run's working folder, which replaces the
+/// output folder when the run ends (coulomb/io/output_folder.hpp).
 
 #include <coulomb/model/model.hpp>
 #include <coulomb/model/state.hpp>
 #include <coulomb/world/workspace.hpp>
 
-#include <cstdio>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,7 +22,13 @@ inline constexpr const char* kContactsHeader =
     "state";
 inline constexpr const char* kEnergyHeader =
     "time,kinetic,potential,dissipated,total,normal,friction,rolling,pivoting,correction";
+/// solver.csv with one row per output time (SolverRows::per_output, the default): aggregates over
+/// the steps since the last row (docs/outputs.md).
 inline constexpr const char* kSolverHeader =
+    "time,steps,solves,not_converged,max_points,max_active,max_iterations,total_iterations,"
+    "max_error,worst_status,methods,local_failures,fell_back";
+/// solver.csv with one row per step (SolverRows::every_step).
+inline constexpr const char* kSolverStepHeader =
     "time,points,active,iterations,error,status,method,local_failures,fell_back";
 
 /// Name of a contact status in contacts.csv.
@@ -43,35 +49,86 @@ struct ContactRow {
 /// Number of rows `contact_row` can give for the last step.
 [[nodiscard]] std::size_t contact_row_count(const Workspace& ws);
 
-/// Writes the CSV outputs of a run, frame by frame, through temporary files.
+/// A file written in whole rows: rows are appended to a memory buffer and written with one
+/// write(2) per flush, so the file on disk always ends at a row boundary (a killed process leaves
+/// whole rows) and a write error (a full disk) is seen by the flush that meets it.
+class RowFile {
+ public:
+  /// Creates (truncates) `path`; `label` names the file in error messages. Throws
+  /// std::runtime_error("LABEL: cannot create: REASON").
+  RowFile(const std::string& path, std::string label);
+  ~RowFile();  ///< closes the file, without reporting errors (a failed run)
+  RowFile(const RowFile&) = delete;
+  RowFile& operator=(const RowFile&) = delete;
+
+  /// The buffer: append whole rows only.
+  [[nodiscard]] std::string& rows() { return buffer_; }
+  [[nodiscard]] std::size_t buffered() const { return buffer_.size(); }
+  /// Writes the buffer. Throws std::runtime_error("LABEL: cannot write: REASON").
+  void flush();
+  /// Flushes and closes; throws as flush and close(2) do.
+  void close();
+
+ private:
+  int fd_ = -1;
+  std::string label_;
+  std::string buffer_;
+};
+
+/// Writes the CSV outputs of a run and its summary.json into a folder (the run's working folder,
+/// io/output_folder.hpp), frame by frame. Rows are buffered and written out in whole rows when
+/// `flush_if_due` finds the last flush `flush_interval` ago or a buffer over 1 MiB, and at
+/// `finish`.
 class OutputWriter {
  public:
-  /// Creates `directory` if needed and opens the temporary files. Throws std::runtime_error.
-  OutputWriter(const Model& model, std::string directory);
-  ~OutputWriter();  ///< removes the temporary files if `commit` was not called
+  /// Wall time between flushes [s]: what a killed run may lose.
+  static constexpr double kFlushInterval = 2.0;
+
+  /// Creates the files in `directory` (which must exist) and writes their headers; `label` is
+  /// the folder named in error messages (where the files will be). Throws std::runtime_error.
+  OutputWriter(const Model& model, const std::string& directory, const std::string& label);
+  ~OutputWriter();
   OutputWriter(const OutputWriter&) = delete;
   OutputWriter& operator=(const OutputWriter&) = delete;
 
   /// Appends one output time: every body to trajectory.csv, the energies, and (after a step,
-  /// `with_contacts`) every contact point of the last step to contacts.csv.
+  /// `with_contacts`) every contact point of the last step to contacts.csv and, unless solver.csv
+  /// has a row per step (SolverRows::every_step), the solver.csv row of the steps since the last.
   void write_frame(const Model& model, const State& state, const Workspace& ws, bool with_contacts);
-  /// Appends the solver's report of the step that just ended to solver.csv (every step).
-  void write_solver_row(const State& state, const StepReport& report);
-  /// Writes `summary_json` to summary.json, closes every file and renames them to their final
-  /// names.
-  void commit(const std::string& summary_json);
-  /// Extra files written next to the CSVs (e.g. replay.html), renamed at commit.
-  [[nodiscard]] std::string temporary_path(const std::string& name);
-
-  [[nodiscard]] const std::string& directory() const { return directory_; }
+  /// Takes the solver's report of the step that just ended: a solver.csv row (every_step) or
+  /// into the aggregates of the next row (per_output).
+  void add_step(const State& state, const StepReport& report);
+  /// Writes the buffered rows when the last flush is kFlushInterval old or a buffer is large.
+  void flush_if_due();
+  /// Writes every buffered row to disk. Throws std::runtime_error naming the file and the reason.
+  void flush();
+  /// Flushes, writes `summary_json` to summary.json and closes every file. Throws.
+  void finish(const std::string& summary_json);
+  /// Flushes done so far (the first after the headers and the initial frame counts).
+  [[nodiscard]] std::int64_t flushes() const { return flushes_; }
 
  private:
-  struct File;
+  // Aggregates of the steps since the last per_output row of solver.csv.
+  struct SolverInterval {
+    std::int64_t steps = 0, solves = 0, not_converged = 0, total_iterations = 0;
+    std::int64_t local_failures = 0, fell_back = 0;
+    int max_points = 0, max_active = 0, max_iterations = 0;
+    double max_error = 0.0;
+    const char* worst_status = nullptr;  ///< of the worst step (not converged first, then error)
+    bool worst_converged = true;
+    std::string methods;  ///< methods used, in order of first use, joined by ';'
+  };
+  void write_solver_interval(const State& state);
+
   std::string directory_;
-  std::vector<std::unique_ptr<File>> files_;
-  std::vector<std::string> extra_;  ///< final names of extra files
-  std::string buffer_;
-  bool committed_ = false;
+  std::string label_;
+  SolverRows solver_rows_;
+  std::vector<std::unique_ptr<RowFile>> files_;  ///< trajectory, contacts, energy, solver
+  std::string summary_path_;
+  SolverInterval interval_;
+  std::string scratch_;
+  double last_flush_ = 0.0;  ///< steady clock [s]
+  std::int64_t flushes_ = 0;
 };
 
 }  // namespace coulomb

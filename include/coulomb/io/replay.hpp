@@ -67,8 +67,9 @@ class ReplayRecorder {
   void add_frame(const ReplayFrame& frame);
 
   /// Writes the replay page to `path` (through `path` + ".tmp" and a rename). Throws
-  /// std::runtime_error when the file cannot be written.
-  void write(const std::string& path) const;
+  /// std::runtime_error("LABEL: cannot write: REASON") when the file cannot be written (`label`:
+  /// the file named in the message, `path` if empty), leaving no temporary file.
+  void write(const std::string& path, const std::string& label = {}) const;
 
   /// The page as a string (what write() writes).
   [[nodiscard]] std::string html() const;

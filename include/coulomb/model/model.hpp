@@ -120,10 +120,16 @@ struct SolverSettings {
   double position_tolerance = 1e-8;  ///< penetration that triggers the position stage [m]
 };
 
+/// Rows of solver.csv (scene key `output.solver`): one per output time holding aggregates over
+/// the steps since the last row (`per_output`, the default), or one per step (`every_step`).
+enum class SolverRows { per_output, every_step };
+[[nodiscard]] const char* to_string(SolverRows rows);
+
 /// Output settings (scene key `output`).
 struct OutputSettings {
-  int every = 0;          ///< write every K steps (0 = use interval)
-  double interval = 0.0;  ///< write every S seconds (0 = use every)
+  int every = 0;                               ///< write every K steps (0 = use interval)
+  double interval = 0.0;                       ///< write every S seconds (0 = use every)
+  SolverRows solver = SolverRows::per_output;  ///< rows of solver.csv
 };
 
 /// The numbers the step reads that follow from a model's spec, computed once by compile(): what
