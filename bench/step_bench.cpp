@@ -21,111 +21,19 @@
 #include <numeric>
 #include <vector>
 
+#include "scenes.hpp"
+
 namespace coulomb {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using bench::add;
+using bench::add_ground;
+using bench::box_inertia;
+using bench::empty_scene;
+using bench::Scene;
 
-struct Scene {
-  Model model;
-  State state;
-};
-
-Scene empty_scene(double mu, double restitution, double h) {
-  Scene s;
-  s.model.name = "bench";
-  s.model.time_step = h;
-  s.model.end_time = 1e9;
-  s.model.materials.push_back(Material{"m"});
-  ContactSpec spec;
-  spec.material1 = spec.material2 = 0;
-  spec.friction.params["mu"] = mu;
-  spec.normal.params["restitution"] = restitution;
-  s.model.contacts.push_back(spec);
-  return s;
-}
-
-int add(Scene& s, Geometry g, double mass, const Mat3& inertia, const Vec3& x, const Quat& q,
-        const Vec3& v, const Vec3& w, bool fixed = false) {
-  Body b;
-  b.name = "b" + std::to_string(s.model.bodies.size());
-  b.fixed = fixed;
-  b.material = 0;
-  b.mass = fixed ? 0.0 : mass;
-  b.inertia_B = fixed ? Mat3::Zero() : inertia;
-  b.first_shape = static_cast<int>(s.model.shapes.size());
-  b.shape_count = 1;
-  s.model.shapes.push_back(Shape{std::move(g), Pose{}});
-  s.model.shape_body.push_back(static_cast<int>(s.model.bodies.size()));
-  s.model.bodies.push_back(b);
-  s.state.x_WC.push_back(x);
-  s.state.q_WB.push_back(q);
-  s.state.v_WC.push_back(fixed ? Vec3::Zero() : v);
-  s.state.w_W.push_back(fixed ? Vec3::Zero() : w);
-  return static_cast<int>(s.model.bodies.size()) - 1;
-}
-
-void add_ground(Scene& s) {
-  add(s, Plane{Vec3::UnitZ(), 0.0}, 0, Mat3::Zero(), Vec3::Zero(), Quat::Identity(), Vec3::Zero(),
-      Vec3::Zero(), true);
-}
-
-// The N sites of a conical HCP heap of spheres of radius r resting on z = 0 (repose 25°).
-std::vector<Vec3> hcp_heap(int n, double r) {
-  const double d = 2.0 * r, tan25 = 0.46630766;
-  const double radius =
-      1.3 * std::cbrt(3.0 * n * d * d * d / (std::sqrt(2.0) * kPi * tan25)) + 2 * d;
-  const double dy = d * std::sqrt(3.0) / 2.0, dz = d * std::sqrt(2.0 / 3.0);
-  const int nx = static_cast<int>(2 * radius / d) + 1, ny = static_cast<int>(2 * radius / dy) + 1;
-  const int nz = static_cast<int>(radius * tan25 / dz) + 1;
-  std::vector<Vec3> sites;
-  std::vector<double> key;
-  for (int k = 0; k < nz; ++k) {
-    const double sx = (k % 2) * 0.5 * d, sy = (k % 2) * d / (2.0 * std::sqrt(3.0));
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i) {
-        const Vec3 p(-radius + (i + 0.5 * (j % 2)) * d + sx, -radius + j * dy + sy, r + k * dz);
-        sites.push_back(p);
-        key.push_back(p.z() + tan25 * std::hypot(p.x(), p.y()));
-      }
-  }
-  std::vector<int> order(sites.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::nth_element(order.begin(), order.begin() + n, order.end(),
-                   [&](int a, int b) { return key[a] < key[b] || (key[a] == key[b] && a < b); });
-  order.resize(n);
-  std::sort(order.begin(), order.end());
-  std::vector<Vec3> out;
-  for (int i : order) out.push_back(sites[i]);
-  return out;
-}
-
-Scene pile(int n) {
-  Scene s = empty_scene(0.5, 0.0, 1e-3);
-  add_ground(s);
-  const double r = 0.05, m = 0.1;
-  for (const Vec3& x : hcp_heap(n, r))
-    add(s, Sphere{r}, m, Mat3::Identity() * (0.4 * m * r * r), x, Quat::Identity(), Vec3::Zero(),
-        Vec3::Zero());
-  return s;
-}
-
-Mat3 box_inertia(double m, const Vec3& half) {
-  const Vec3 e = 2.0 * half;
-  return Vec3(m / 12 * (e.y() * e.y() + e.z() * e.z()), m / 12 * (e.x() * e.x() + e.z() * e.z()),
-              m / 12 * (e.x() * e.x() + e.y() * e.y()))
-      .asDiagonal();
-}
-
-Scene stack(int n) {
-  Scene s = empty_scene(0.5, 0.0, 1e-3);
-  add_ground(s);
-  const Vec3 half(0.5, 0.5, 0.5);
-  for (int i = 0; i < n; ++i)
-    add(s, Box{half}, 1.0, box_inertia(1.0, half), Vec3(0, 0, 0.5 + i), Quat::Identity(),
-        Vec3::Zero(), Vec3::Zero());
-  return s;
-}
+Scene pile(int n) { return bench::hcp_pile(n); }
+Scene stack(int n) { return bench::tower(n); }
 
 Scene tumbling() {
   Scene s = empty_scene(0.4, 0.3, 1e-3);
