@@ -174,6 +174,10 @@ int run_command(const RunArgs& args) {
   options.dump_problems_directory = args.dump_problems;
   ProgressBar bar(!args.quiet);
   options.progress = [&bar](double f) { bar.update(f); };
+  // Warnings known before the first step (bodies overlapping at the start), printed then.
+  options.warning = [](const std::string& line) {
+    fmt::print(stderr, "coulomb: warning: {}\n", line);
+  };
   coulomb::Simulation sim(std::move(scene.model), std::move(scene.state));
   // SIGINT/SIGTERM stop the run after its step, with every file written (docs/outputs.md).
   const StopSignals signals;
@@ -189,13 +193,6 @@ int run_command(const RunArgs& args) {
   bar.end_line();
   const coulomb::Model& model = sim.model();
   const coulomb::State& state = sim.state();
-  for (const coulomb::Overlap& o : result.initial_overlaps)
-    fmt::print(stderr,
-               "coulomb: warning: bodies '{}' and '{}' overlap by {:.3g} m at the start; {}\n",
-               model.bodies[o.body1].name, model.bodies[o.body2].name, o.depth,
-               model.solver.position_correction
-                   ? "the position stage moves them apart"
-                   : "nothing moves them apart (solver.position_correction is off)");
   if (!args.quiet) {
     const auto& st = result.solver;
     fmt::print("coulomb {}: scene '{}', {} steps of {} s to t = {} s in {:.3f} s\n",

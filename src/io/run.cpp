@@ -4,6 +4,7 @@
 #include <coulomb/io/output_folder.hpp>
 #include <coulomb/io/replay.hpp>
 #include <coulomb/io/run.hpp>
+#include <coulomb/laws/one_line.hpp>
 #include <coulomb/nonsmooth/fclib_io.hpp>
 #include <coulomb/world/world.hpp>
 
@@ -230,6 +231,69 @@ void check_restart(const Checkpoint& c, const Model& model, const RunOptions& op
 
 }  // namespace
 
+std::vector<std::string> overlap_warnings(const Model& model, const std::vector<Overlap>& overlaps,
+                                          bool position_correction) {
+  std::vector<std::string> out;
+  if (overlaps.empty()) return out;
+  auto name = [&](int b) { return fmt::format("'{}'", one_line(model.bodies[b].name)); };
+  const char* fix = position_correction
+                        ? "the position stage moves them apart"
+                        : "nothing moves them apart (solver.position_correction is off)";
+  // The overlaps: the one pair, or the count with the deepest and the first three.
+  if (overlaps.size() == 1) {
+    const Overlap& o = overlaps.front();
+    out.push_back(fmt::format("bodies {} and {} overlap by {:.3g} m at the start; {}",
+                              name(o.body1), name(o.body2), o.depth, fix));
+  } else {
+    const Overlap& deepest =
+        *std::max_element(overlaps.begin(), overlaps.end(),
+                          [](const Overlap& a, const Overlap& b) { return a.depth < b.depth; });
+    std::string first;
+    for (std::size_t i = 0; i < std::min<std::size_t>(3, overlaps.size()); ++i)
+      first += fmt::format("{}{} and {}", i > 0 ? ", " : "", name(overlaps[i].body1),
+                           name(overlaps[i].body2));
+    out.push_back(fmt::format(
+        "{} pairs of bodies overlap at the start, the deepest {} and {} by {:.3g} m (first: "
+        "{}{}); {}",
+        overlaps.size(), name(deepest.body1), name(deepest.body2), deepest.depth, first,
+        overlaps.size() > 3 ? ", ..." : "", fix));
+  }
+  // Piles: the connected groups of the overlap graph (union-find), their bodies and pairs.
+  std::vector<int> parent(model.bodies.size());
+  for (std::size_t b = 0; b < parent.size(); ++b) parent[b] = static_cast<int>(b);
+  auto root = [&](int b) {
+    while (parent[b] != b) b = parent[b] = parent[parent[b]];
+    return b;
+  };
+  for (const Overlap& o : overlaps) {
+    const int a = root(o.body1), b = root(o.body2);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+  std::vector<std::int64_t> bodies(parent.size(), 0), pairs(parent.size(), 0);
+  for (std::size_t b = 0; b < parent.size(); ++b) ++bodies[root(static_cast<int>(b))];
+  for (const Overlap& o : overlaps) ++pairs[root(o.body1)];
+  // The largest pile: more than 6 pairs per body (12 neighbours each, the most equal spheres
+  // can touch without overlapping more).
+  int pile = -1;
+  for (std::size_t g = 0; g < parent.size(); ++g)
+    if (pairs[g] > 6 * bodies[g] && (pile < 0 || pairs[g] > pairs[pile]))
+      pile = static_cast<int>(g);
+  if (pile >= 0) {
+    std::string first;
+    int listed = 0;
+    for (std::size_t b = 0; b < parent.size() && listed < 3; ++b)
+      if (root(static_cast<int>(b)) == pile)
+        first += fmt::format("{}{}", listed++ > 0 ? ", " : "", name(static_cast<int>(b)));
+    out.push_back(fmt::format(
+        "{} bodies start piled at one spot ({}, ...): {} pairs of them overlap, so every step "
+        "finds and solves at least {} contacts among them where bodies set apart would have at "
+        "most {}, and that cost grows as the square of the pile (twice the bodies, four times the "
+        "contacts); place them apart",
+        bodies[pile], first, pairs[pile], pairs[pile], 6 * bodies[pile]));
+  }
+  return out;
+}
+
 RunResult run(Simulation& sim, const RunOptions& options) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
@@ -258,6 +322,10 @@ RunResult run(Simulation& sim, const RunOptions& options) {
     result.restart_step = state.step;
   } else {
     result.initial_overlaps = find_overlaps(model, state, kOverlapWarningDepth);
+    if (options.warning)
+      for (const std::string& line :
+           overlap_warnings(model, result.initial_overlaps, model.solver.position_correction))
+        options.warning(line);
   }
   // Steps counted from the start of the run (the first run's, for a restart), so a restarted run
   // ends at the step the uninterrupted one ends at.

@@ -48,6 +48,10 @@ struct RunOptions {
   /// when the file is not a valid checkpoint, is of another scene (`scene_hash`) or model, its
   /// time is at or past the end time, or the files beside it are not those it was written with.
   std::string restart;
+  /// Called with each warning line (without a prefix) as soon as it is known: the bodies
+  /// overlapping at the start (overlap_warnings) before the first step, so that a run whose
+  /// bodies are piled at one spot says what it will cost before it pays it.
+  std::function<void(const std::string& line)> warning;
   /// scene_hash() of the scene and settings being run: written into every checkpoint, and a
   /// restart's checkpoint must hold the same.
   std::uint64_t scene_hash = 0;
@@ -77,6 +81,20 @@ struct RunResult {
   std::string output_directory;
   std::string summary_json;
 };
+
+/// The warnings about bodies overlapping at the start (RunResult::initial_overlaps), each one line
+/// without the "coulomb: warning: " prefix, at most two whatever the count:
+/// - the overlaps: one pair named with its depth ("bodies 'a' and 'b' overlap by 0.005 m at the
+///   start; ..."), or the count of pairs with the deepest and the first three;
+/// - bodies piled at one spot: a group of bodies overlapping one another (a connected group of the
+///   overlap graph) with more than 6 overlapping pairs per body, i.e. each overlapping more than
+///   the 12 neighbours equal spheres can touch (bodies placed at the same position): how many, the
+///   first three, and what it costs (every step finds and solves each of those pairs: a cost
+///   that grows as the square of the pile).
+/// `position_correction` says whether the position stage moves them apart. Empty when none.
+[[nodiscard]] std::vector<std::string> overlap_warnings(const Model& model,
+                                                        const std::vector<Overlap>& overlaps,
+                                                        bool position_correction);
 
 /// Steps the simulation from its time to model().end_time, writing outputs at the times set by
 /// model().output; the statistics in the result (and the simulation's, reset at the start) are
