@@ -315,6 +315,44 @@ RunResult run(Simulation& sim, const RunOptions& options) {
   if (!options.restart.empty()) {
     restart = read_checkpoint(options.restart);
     check_restart(*restart, model, options);
+  }
+  const State& from = restart ? restart->state : state;
+  // Steps counted from the start of the run (the first run's, for a restart), so a restarted run
+  // ends at the step the uninterrupted one ends at.
+  const double start_time = restart ? restart->start_time : from.time;
+  const std::int64_t start_step = restart ? restart->start_step : from.step;
+  const std::int64_t total_steps = steps_between(start_time, model.end_time, model.time_step);
+  result.total_steps = total_steps;
+  std::int64_t n = from.step - start_step;  // steps taken since the start
+  if (restart && n >= total_steps)
+    throw std::invalid_argument(fmt::format(
+        "{}: the checkpoint is at t = {} s (step {}), at or past the end time {} s; nothing to run "
+        "(give a later end time)",
+        options.restart, from.time, from.step, model.end_time));
+  // Checkpoints every K steps: K from the option, else as the restarted run did.
+  const double per_step = options.checkpoint_every / model.time_step;
+  const std::int64_t checkpoint_every =
+      options.checkpoint_every > 0.0
+          ? std::max<std::int64_t>(1, std::llround(std::min(per_step, 1e18)))
+          : (restart ? restart->checkpoint_every : 0);
+  if (checkpoint_every > 0 && options.output_directory.empty())
+    throw std::invalid_argument(
+        "checkpoints are written into the output folder: the run needs one");
+  // The replay's recorder, continued from a restart's frames.
+  std::unique_ptr<ReplayRecorder> replay;
+  if (!options.output_directory.empty() && options.write_replay) {
+    replay = std::make_unique<ReplayRecorder>(model);
+    if (restart) {
+      try {
+        replay->restore(restart->replay);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("{}: {}", options.restart, e.what()));
+      }
+    }
+  }
+  // The state and statistics to go on from: the checkpoint's; else the overlaps at the start,
+  // said before the first step.
+  if (restart) {
     sim.state() = restart->state;
     sim.restore_statistics(restart->steps, restart->solver, restart->stages);
     result.restarted = true;
@@ -327,27 +365,6 @@ RunResult run(Simulation& sim, const RunOptions& options) {
            overlap_warnings(model, result.initial_overlaps, model.solver.position_correction))
         options.warning(line);
   }
-  // Steps counted from the start of the run (the first run's, for a restart), so a restarted run
-  // ends at the step the uninterrupted one ends at.
-  const double start_time = restart ? restart->start_time : state.time;
-  const std::int64_t start_step = restart ? restart->start_step : state.step;
-  const std::int64_t total_steps = steps_between(start_time, model.end_time, model.time_step);
-  result.total_steps = total_steps;
-  std::int64_t n = state.step - start_step;  // steps taken since the start
-  if (restart && n >= total_steps)
-    throw std::invalid_argument(fmt::format(
-        "{}: the checkpoint is at t = {} s (step {}), at or past the end time {} s; nothing to run "
-        "(give a later end time)",
-        options.restart, state.time, state.step, model.end_time));
-  // Checkpoints every K steps: K from the option, else as the restarted run did.
-  const double per_step = options.checkpoint_every / model.time_step;
-  const std::int64_t checkpoint_every =
-      options.checkpoint_every > 0.0
-          ? std::max<std::int64_t>(1, std::llround(std::min(per_step, 1e18)))
-          : (restart ? restart->checkpoint_every : 0);
-  if (checkpoint_every > 0 && options.output_directory.empty())
-    throw std::invalid_argument(
-        "checkpoints are written into the output folder: the run needs one");
 
   if (!options.dump_problems_directory.empty()) {
     std::error_code ec;
@@ -355,18 +372,6 @@ RunResult run(Simulation& sim, const RunOptions& options) {
     if (ec)
       throw std::runtime_error(fmt::format("{}: cannot create the folder: {}",
                                            options.dump_problems_directory, ec.message()));
-  }
-  // The replay's recorder, continued from a restart's frames (checked before any file is made).
-  std::unique_ptr<ReplayRecorder> replay;
-  if (!options.output_directory.empty() && options.write_replay) {
-    replay = std::make_unique<ReplayRecorder>(model);
-    if (restart) {
-      try {
-        replay->restore(restart->replay);
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(fmt::format("{}: {}", options.restart, e.what()));
-      }
-    }
   }
   std::unique_ptr<OutputFolder> folder;
   std::unique_ptr<OutputWriter> writer;
