@@ -298,6 +298,7 @@ void check_values(Decoder& d, const Checkpoint& c) {
   if (s.q_WB.size() != n || s.v_WC.size() != n || s.w_W.size() != n)
     d.fail("the state's arrays differ in length");
   bool finite = std::isfinite(s.time) && std::isfinite(s.time_carry) && std::isfinite(s.dissipated);
+  for (const double d : s.dissipated_by_kind) finite = finite && std::isfinite(d);
   for (std::size_t b = 0; b < n; ++b)
     finite = finite && s.x_WC[b].allFinite() && s.q_WB[b].coeffs().allFinite() &&
              s.v_WC[b].allFinite() && s.w_W[b].allFinite();
@@ -307,6 +308,8 @@ void check_values(Decoder& d, const Checkpoint& c) {
   finite = finite && std::isfinite(c.start_time) && std::isfinite(c.initial_total) &&
            std::isfinite(c.next_output_time);
   if (!finite) d.fail("the state holds a value that is not finite");
+  for (const Quat& q : s.q_WB)
+    if (!(q.squaredNorm() > 0.0)) d.fail("an orientation is the zero quaternion");
   if (s.step < 0 || c.start_step < 0 || c.start_step > s.step || c.steps < 0 ||
       c.checkpoint_every < 0)
     d.fail("a negative or inconsistent step count");
