@@ -203,6 +203,7 @@ void fields(Io& io, C& c) {
   });
   io.f64(s.dissipated);
   for (auto& d : s.dissipated_by_kind) io.f64(d);
+  io.boolean(s.prefer_newton);
 
   // The run as it started, and the driver's bookkeeping.
   io.f64(c.start_time);

@@ -65,7 +65,7 @@ void dump_problem(const std::string& directory, const State& state, const Worksp
   std::visit(
       [&](const auto& contact) {
         constexpr int n = std::decay_t<decltype(contact.problem)>::kUnknowns;
-        write_problem(path, contact.problem, ContactSolution<n>{contact.r, contact.u});
+        write_problem(path, contact.problem.assembled(), ContactSolution<n>{contact.r, contact.u});
       },
       ws.contact);
 }

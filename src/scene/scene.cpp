@@ -60,8 +60,9 @@ void read_time(const Reporter& r, const Field& f, Model& m) {
 
 void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   const MapView map(r, f);
-  map.allow({"formulation", "scheme", "name", "tolerance", "max_iterations", "theta", "active_set",
-             "contact_margin", "activation_distance", "position_correction", "position_tolerance"});
+  map.allow({"formulation", "scheme", "name", "tolerance", "max_iterations", "anderson", "theta",
+             "active_set", "contact_margin", "activation_distance", "position_correction",
+             "position_tolerance"});
   if (auto v = map.get("scheme")) {
     s.scheme = one_of(r, *v, "time-stepping scheme", {"midpoint", "moreau_jean"}) == "midpoint"
                    ? TimeScheme::midpoint
@@ -88,6 +89,13 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
     s.max_iterations = integer(r, *v);
     if (s.max_iterations < 1) {
       r.fail(*v, fmt::format("{} must be >= 1, got {}", v->path, v->node.Scalar()));
+    }
+  }
+  if (auto v = map.get("anderson")) {
+    s.anderson_depth = integer(r, *v);
+    if (s.anderson_depth < 0 || s.anderson_depth > AndersonAcceleration::kMaxDepth) {
+      r.fail(*v, fmt::format("{} must be an integer from 0 to {}, got {}", v->path,
+                             AndersonAcceleration::kMaxDepth, v->node.Scalar()));
     }
   }
   if (auto v = map.get("theta")) s.theta = in_range(r, *v, number(r, *v), 0.5, 1.0);

@@ -130,13 +130,12 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
       [&](auto& contact) {
         timed(Stage::assemble,
               [&] { stages::assemble(model, state, motion, points, active, contact); });
-        timed(Stage::solve, [&] { stages::solve(model, active, points, contact, report); });
+        timed(Stage::solve, [&] { stages::solve(model, state, active, points, contact, report); });
         timed(Stage::integrate, [&] {
           stages::integrate(model, motion, points, active, contact, state, ws.step_results, report);
         });
         timed(Stage::correct, [&] {
-          stages::correct(model, points, active, contact, ws.step_results, state, ws.position,
-                          report);
+          stages::correct(model, active, contact, ws.step_results, state, ws.position, report);
         });
       },
       ws.contact);

@@ -56,6 +56,11 @@ struct State {
   /// The same, by kind (EnergyKind): normal (impacts), friction, rolling, pivoting, and the
   /// position correction [J]; they add up to `dissipated`.
   std::array<double, kEnergyKindCount> dissipated_by_kind{};
+  /// The solver memory of SolverKind::automatic: Newton (PROX) answered the last step in a few
+  /// iterations, so this step's solve tries it after a short NSGS probe (prefer_newton_next in
+  /// coulomb/nonsmooth/solver.hpp). State, not workspace: which solver answers changes the
+  /// result's last bits, and a restart must take the same path.
+  bool prefer_newton = false;
 
   /// Resizes for the bodies of `model`: every body frame at the world origin with identity
   /// orientation (so x_WC = com_B), zero twists; time, step, contact memory and dissipated energy

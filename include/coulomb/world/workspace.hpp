@@ -13,6 +13,7 @@
 
 #include <coulomb/collision/broadphase.hpp>
 #include <coulomb/collision/contact_point.hpp>
+#include <coulomb/nonsmooth/factored_problem.hpp>
 #include <coulomb/nonsmooth/problem.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
 
@@ -123,18 +124,17 @@ struct ActiveSet {
   std::vector<std::int32_t> next;           ///< (nbodies) scratch of the CSR build
 };
 
-/// Stages assemble (G1, G2, problem, the warm start in r, laws_of_active) and solve (r, u,
-/// solver; problem.q of stopping contacts): the contact problem of the active contacts and its
-/// solve, with N unknowns per contact: kForce (N, T1, T2), or kWrench (N, T1, T2, Mn, Mt1, Mt2)
-/// when a contact law of the model has moments (pivoting, rolling, Contensou; a moment with a
-/// zero bound is zero). Sized (nactive).
+/// Stages assemble (problem, the warm start in r, laws_of_active, body_index) and solve (r, u,
+/// solver; problem.q of stopping contacts): the contact problem of the active contacts in factored
+/// form (W = J M⁻¹ Jᵀ never formed; coulomb/nonsmooth/factored_problem.hpp) and its solve, with N
+/// unknowns per contact: kForce (N, T1, T2), or kWrench (N, T1, T2, Mn, Mt1, Mt2) when a contact law
+/// of the model has moments (pivoting, rolling, Contensou; a moment with a zero bound is zero).
+/// Sized (nactive).
 template <int N>
 struct ContactBuffers {
-  using InvMassJt = Eigen::Matrix<double, 6, N>;
-  /// (nactive) M⁻¹ Jᵀ of each side (J1 = −H1, J2 = H2; with moments, the rows (n, t1, t2) on the
-  /// angular velocity below them)
-  std::vector<InvMassJt, Eigen::aligned_allocator<InvMassJt>> G1, G2;
-  ContactProblem<N> problem;
+  /// Rows J of each side (J1 = −H1, J2 = H2; with moments, the rows (n, t1, t2) on the angular
+  /// velocity below them), M⁻¹ Jᵀ, W_αα, q, laws, the problem's bodies
+  FactoredProblem<N> problem;
   /// (nactive) impulses (N, T1, T2) [N s] (then (Mn, Mt1, Mt2) [N m s]): the warm start, then
   /// the solve's answer
   std::vector<VecN<N>> r;
@@ -144,7 +144,11 @@ struct ContactBuffers {
   SolverWorkspace<N> solver;
   /// (nactive) index into CompiledModel::laws of each active contact's material pair
   std::vector<std::int32_t> laws_of_active;
-  std::vector<std::int32_t> rows;  ///< assembly scratch: the contacts of one block row
+  /// (nbodies) index of each model body among the problem's bodies, −1 when it is fixed or in no
+  /// active contact
+  std::vector<std::int32_t> body_index;
+  /// Written by solve: State::prefer_newton for the next step (integrate stores it).
+  bool prefer_newton_next = false;
 };
 
 /// Stage integrate's output: per point (npoints), per active contact (nactive) and per body
@@ -173,6 +177,8 @@ struct StepResults {
 struct PositionStage {
   std::vector<double> target_gap;  ///< (nactive) the gap the position stage must not go below [m]
   std::vector<double> kappa;       ///< (nactive) position multipliers [kg m]
+  /// (nb) displacement (Δx, Δθ) of each of the contact problem's bodies [m, rad]
+  std::vector<Vec6d> displacement;
   std::vector<Vec3> dx;            ///< (nbodies) displacement of the centre of mass [m]
   std::vector<Vec3> dtheta;        ///< (nbodies) rotation vector, world [rad]
 };

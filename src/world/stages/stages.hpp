@@ -47,7 +47,7 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
 /// The frictional contact solve from the warm start set by `assemble`; a stopping contact of the
 /// midpoint scheme is solved again with the end-of-step law (its `moving` flag cleared).
 template <int N>
-void solve(const Model& model, const ActiveSet& active, ContactPoints& points,
+void solve(const Model& model, const State& state, const ActiveSet& active, ContactPoints& points,
            ContactBuffers<N>& contact, StepReport& report);
 /// New velocities and poses, contact memory, dissipated energy, time; per-point results.
 template <int N>
@@ -56,9 +56,8 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
                StepResults& out, StepReport& report);
 /// Position stage: closes predicted penetrations by a displacement that keeps the velocities.
 template <int N>
-void correct(const Model& model, const ContactPoints& points, const ActiveSet& active,
-             const ContactBuffers<N>& contact, const StepResults& results, State& state,
-             PositionStage& out, StepReport& report);
+void correct(const Model& model, const ActiveSet& active, const ContactBuffers<N>& contact,
+             const StepResults& results, State& state, PositionStage& out, StepReport& report);
 
 /// u_c − (I − E) u_0 of point k: what the law's velocity ξ adds to J ν⁺ (assemble.cpp).
 [[nodiscard]] Vec6 law_shift(const ContactPoints& points, std::size_t k, const NonsmoothLaws& laws);
