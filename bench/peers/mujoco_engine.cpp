@@ -76,7 +76,7 @@ std::int64_t data_buffer_bytes(const mjModel* m) {
   MJDATA_POINTERS
 #undef X
       (void)
-      nv;
+  nv;
   (void)njmax;
   return bytes;
 }
@@ -88,15 +88,15 @@ constexpr int kRowsPerContact = 3;
 constexpr std::int64_t kBufferLimit = INT_MAX - (std::int64_t{64} << 20);
 
 // The number of contacts to size the lists for: a sphere in a pile touches about six others
-// (three contacts per sphere) plus the ground or a wall, a box resting on another gets up to
-// four points per face (MuJoCo's box–box gives up to 8 per pair): a generous estimate, with
-// room for the first impacts.
+// (three contacts per sphere) plus the ground or a wall; a box in a stack or pyramid rests on
+// one or two others and carries one or two, with up to 4 points per face pair (MuJoCo's box–box
+// test returns up to 8 a pair): 16 per box. With room for the first impacts.
 int contact_estimate(const Model& model) {
   std::int64_t n = 100;
   for (const Body& body : model.bodies) {
     if (body.fixed) continue;
     const Geometry& g = model.shapes[static_cast<std::size_t>(body.first_shape)].geometry;
-    n += std::holds_alternative<Sphere>(g) ? 4 : 8;
+    n += std::holds_alternative<Sphere>(g) ? 4 : 16;
   }
   return static_cast<int>(std::min<std::int64_t>(n, INT_MAX / 8));
 }
@@ -171,6 +171,25 @@ class MujocoEngine final : public Engine {
     // allocates one mjData to check a model, so an oversized one fails inside mj_loadXML).
     const int wanted =
         settings.mujoco_contacts > 0 ? settings.mujoco_contacts : contact_estimate(model);
+    int free_bodies = 0;
+    for (const Body& b : model.bodies) free_bodies += b.fixed ? 0 : 1;
+    // First a lower bound from the sizes alone (a model of only free bodies, nothing else), which
+    // spares compiling a scene that cannot fit (MuJoCo takes minutes on 10⁵ bodies): even one
+    // contact per body does not fit beyond a few thousand bodies.
+    mjModel bound{};
+    bound.nbody = free_bodies + 1;
+    bound.njnt = free_bodies;
+    bound.nq = 7 * free_bodies;
+    bound.nv = 6 * free_bodies;
+    bound.nconmax = free_bodies;
+    bound.njmax = kRowsPerContact * free_bodies;
+    if (data_buffer_bytes(&bound) > kBufferLimit)
+      throw PeerUnavailable(fmt::format(
+          "cannot allocate: {} contacts ({} rows), one per body, need at least a {:.1f} GiB "
+          "mjData buffer, whose size is an int (at most 2 GiB)",
+          free_bodies, kRowsPerContact * free_bodies,
+          static_cast<double>(data_buffer_bytes(&bound)) / (1 << 30)));
+    // Then the exact size, on the compiled model.
     mjModel* probe = load(scene_xml(scene, settings, law.mu, 1));
     mjModel sized = *probe;  // a copy of the sizes only: nothing of it is freed or written
     auto bytes_for = [&sized](int contacts) {
@@ -191,8 +210,6 @@ class MujocoEngine final : public Engine {
     const double wanted_gib = static_cast<double>(bytes_for(wanted)) / (1 << 30);
     mj_deleteModel(probe);
     // Fewer contacts than free bodies: a pile would lose most of its contacts.
-    int free_bodies = 0;
-    for (const Body& b : model.bodies) free_bodies += b.fixed ? 0 : 1;
     if (contacts < free_bodies)
       throw PeerUnavailable(fmt::format(
           "cannot allocate: {} contacts ({} rows) need a {:.1f} GiB mjData buffer, whose size "
