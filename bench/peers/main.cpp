@@ -150,7 +150,8 @@ std::string table(const std::string& title, const std::vector<RunMetrics>& runs)
   std::string out = fmt::format("### {}\n\n", title);
   out +=
       "| engine | steps | steps/s | coulomb ÷ engine speed (over M steps) | sweeps/step | "
-      "µs/sweep | max penetration [m] | drift [m] | late drift [m] | kinetic energy at end [J] | "
+      "step µs ÷ sweeps | max penetration [m] | drift [m] | late drift [m] | kinetic energy at end "
+      "[J] | "
       "max speed at "
       "end [m/s] | max energy rise in a step [J] | notes |\n";
   out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
