@@ -150,10 +150,9 @@ std::string table(const std::string& title, const std::vector<RunMetrics>& runs)
   std::string out = fmt::format("### {}\n\n", title);
   out +=
       "| engine | steps | steps/s | coulomb ÷ engine speed (over M steps) | sweeps/step | "
-      "step µs ÷ sweeps | max penetration [m] | drift [m] | late drift [m] | kinetic energy at end "
-      "[J] | "
-      "max speed at "
-      "end [m/s] | max energy rise in a step [J] | notes |\n";
+      "step µs ÷ sweeps | max penetration [m] | drift [m] | late drift [m] | "
+      "kinetic energy at end [J] | max speed at end [m/s] | max energy rise in a step [J] | "
+      "notes |\n";
   out += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n";
   for (const RunMetrics& r : runs) {
     // An engine that could not run: one cell says why.
@@ -188,10 +187,15 @@ std::string table(const std::string& title, const std::vector<RunMetrics>& runs)
                          : std::nan("");
     std::string notes = r.status;
     if (!r.notes.empty()) notes += (notes.empty() ? "" : "; ") + r.notes;
+    // The measures of a state: none before the first step, no penetration without a sample.
+    const double none = std::nan("");
+    const bool stepped = r.steps() > 0;
     out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
-                       r.engine, r.steps(), speed, ratio, sig(sweeps), sig(per_sweep),
-                       sig(r.max_penetration), sig(r.drift), sig(r.late_drift), sig(r.kinetic_end),
-                       sig(r.max_speed_end), sig(r.max_energy_rise), notes);
+                       r.engine, r.steps(), speed, ratio, sig(stepped ? sweeps : none),
+                       sig(per_sweep), sig(r.penetration_samples > 0 ? r.max_penetration : none),
+                       sig(r.drift), sig(r.late_drift), sig(stepped ? r.kinetic_end : none),
+                       sig(stepped ? r.max_speed_end : none),
+                       sig(stepped ? r.max_energy_rise : none), notes);
   }
   return out;
 }

@@ -2,7 +2,8 @@
 // The measures of the peer benchmark, computed from the states the engines report (engine.hpp)
 // by the same code for every engine, so that no engine grades itself:
 //   - penetration: the deepest overlap of two shapes, by coulomb's own broadphase and
-//     narrowphase on the reported positions (find_overlaps), sampled every few steps;
+//     narrowphase on the reported positions (find_overlaps), sampled every few steps, after
+//     every slow step and after the last;
 //   - drift: the largest displacement of any body from where it was at a reference step (the
 //     start for a scene built at rest), over the steps that follow; and the same from a later
 //     step, halfway between the reference and the end of the run ("late drift"), which leaves
