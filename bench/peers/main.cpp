@@ -44,8 +44,14 @@ struct RunSpec {
   long drift_from = -1;  ///< -1: the scene's default (scene_drift_from)
 };
 
-/// The scene names the driver knows, for --help and errors.
+/// The scene names the driver knows (build_scene), for --help and errors.
 constexpr const char* kSceneNames = "drop_pile, hcp_pile, tower, pyramid, stacks";
+
+bool known_scene(const std::string& name) {
+  for (const char* known : {"drop_pile", "hcp_pile", "tower", "pyramid", "stacks"})
+    if (name == known) return true;
+  return false;
+}
 
 Scene build_scene(const RunSpec& spec) {
   if (spec.scene == "drop_pile") return drop_pile(spec.n);
@@ -83,10 +89,9 @@ struct Options {
   PeerSettings peers;
 };
 
-/// Runs every engine on one scene, in turns, each in its own process, and measures them.
-std::vector<RunMetrics> run_scene(const RunSpec& spec, const Options& options) {
-  Scene scene = build_scene(spec);
-  scene.model.finalize();
+/// Runs every engine on one scene (built from `spec`, its model finalized), in turns, each in its
+/// own process, and measures them.
+std::vector<RunMetrics> run_scene(const RunSpec& spec, const Scene& scene, const Options& options) {
   MeasurePlan plan;
   plan.drift_from = scene_drift_from(spec);
   plan.late_from = plan.drift_from + (spec.steps - plan.drift_from) / 2;
@@ -324,7 +329,9 @@ int run_main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     options.engines = parse_engines(engines);
-    if (!all) (void)build_scene(spec);  // an unknown scene name fails here, before any run
+    if (!all && !known_scene(spec.scene))
+      throw CLI::ValidationError("--scene",
+                                 fmt::format("'{}' is not one of {}", spec.scene, kSceneNames));
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
@@ -343,9 +350,10 @@ int run_main(int argc, char** argv) {
   const std::vector<RunSpec> specs = all ? all_runs() : std::vector<RunSpec>{spec};
   nlohmann::json json = nlohmann::json::array();
   for (const RunSpec& s : specs) {
-    const Scene scene = build_scene(s);
+    Scene scene = build_scene(s);
+    scene.model.finalize();
     const long drift_from = scene_drift_from(s);
-    const std::vector<RunMetrics> runs = run_scene(s, options);
+    const std::vector<RunMetrics> runs = run_scene(s, scene, options);
     std::cout << table(scene_title(s, scene) + fmt::format(", drift from step {}", drift_from),
                        runs)
               << "\n"
