@@ -44,10 +44,15 @@ bool engine_available(EngineKind kind) {
 
 std::string engine_settings(EngineKind kind, const PeerSettings& settings) {
   switch (kind) {
-    case EngineKind::coulomb:
-      return "midpoint scheme, exact Signorini + Coulomb cone, solver auto (NSGS, PROX when it "
-             "stalls), tolerance 1e-10 (relative error), at most 500 sweeps, position correction "
-             "above 1e-8 m";
+    case EngineKind::coulomb: {
+      // The model's defaults, read from where they are set.
+      const SolverSettings d;
+      return fmt::format(
+          "{} scheme, exact Signorini + Coulomb cone, solver {} (NSGS, PROX when it stalls), "
+          "tolerance {:g} (relative error), at most {} sweeps, position correction above {:g} m",
+          to_string(d.scheme), to_string(d.kind), d.tolerance, d.max_iterations,
+          d.position_tolerance);
+    }
     case EngineKind::coulomb_nsgs10:
       return "as coulomb, solver nsgs capped at 10 sweeps a step (the error left is reported)";
     case EngineKind::bullet:
