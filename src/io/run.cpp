@@ -179,6 +179,7 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
                          {"deepest_penetration", ss.deepest_penetration},
                          {"deepest_penetration_time", ss.deepest_penetration_time},
                          {"largest_left", ss.largest_left}};
+  j["activation"] = {{"points", ss.activated}, {"steps", ss.activation_steps}};
   j["rotation_failures"] = ss.rotation_failures;
   const Energy e = energy(model, state);
   const double total = e.kinetic + e.potential + state.dissipated;

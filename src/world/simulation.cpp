@@ -45,6 +45,8 @@ void StepStatistics::add(const StepReport& r, double time) {
   largest_left = std::max(largest_left, r.penetration_left);
   if (r.rotation_failures > 0 && rotation_failures == 0) first_rotation_failure_time = time;
   rotation_failures += r.rotation_failures;
+  activated += r.activated;
+  if (r.activated > 0) ++activation_steps;
 }
 
 std::string rotation_warning(const StepStatistics& stats) {

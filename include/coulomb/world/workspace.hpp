@@ -33,6 +33,7 @@ enum class Stage : std::uint8_t {
   kinematics,
   assemble,
   solve,
+  activate,
   integrate,
   correct,
   count
@@ -68,6 +69,9 @@ struct StepReport {
   /// Bodies whose torque-free rotation (rotate_free: Newton on Euler's equations) did not reach
   /// round-off in this step (h ‖Ω‖ too large for the body's inertia: docs/dynamics.md).
   int rotation_failures = 0;
+  /// Points that the impulses closed although their free motion did not: added to the active set
+  /// after a solve, which was then repeated (stage activate).
+  int activated = 0;
 };
 
 using Jacobian36 = Eigen::Matrix<double, 3, 6>;
@@ -112,6 +116,10 @@ struct ContactPoints {
   /// (npoints) u_0: the same at the start of the step (Jacobian at the start of the step,
   /// estimated from the contact memory for the midpoint scheme) [m/s, rad/s]
   std::vector<Vec6> u_zero;
+  /// (npoints) the end-of-step gap predicted with the free velocities, less the activation
+  /// distance: the point is active when it is ≤ 0 [m] (kinematics; activate re-predicts it with
+  /// the velocities after the impulses)
+  std::vector<double> predicted_gap;
 };
 
 /// Stage kinematics's output: the active contacts (nactive) and, per dynamic body, the active
@@ -127,8 +135,8 @@ struct ActiveSet {
 /// Stages assemble (problem, the warm start in r, laws_of_active, body_index) and solve (r, u,
 /// solver; problem.q of stopping contacts): the contact problem of the active contacts in factored
 /// form (W = J M⁻¹ Jᵀ never formed; coulomb/nonsmooth/factored_problem.hpp) and its solve, with N
-/// unknowns per contact: kForce (N, T1, T2), or kWrench (N, T1, T2, Mn, Mt1, Mt2) when a contact law
-/// of the model has moments (pivoting, rolling, Contensou; a moment with a zero bound is zero).
+/// unknowns per contact: kForce (N, T1, T2), or kWrench (N, T1, T2, Mn, Mt1, Mt2) when a contact
+/// law of the model has moments (pivoting, rolling, Contensou; a moment with a zero bound is zero).
 /// Sized (nactive).
 template <int N>
 struct ContactBuffers {
@@ -147,6 +155,12 @@ struct ContactBuffers {
   /// (nbodies) index of each model body among the problem's bodies, −1 when it is fixed or in no
   /// active contact
   std::vector<std::int32_t> body_index;
+  /// (nactive before an activation) the answer kept while the problem is assembled again with the
+  /// points the impulses close (world.cpp)
+  std::vector<VecN<N>> r_kept;
+  /// (nb) Δν = M⁻¹ Jᵀ r of the answer, per body of the problem [m/s, rad/s] (solve; read by
+  /// activate)
+  std::vector<Vec6d> nu;
   /// Written by solve: State::prefer_newton for the next step (integrate stores it).
   bool prefer_newton_next = false;
 };
@@ -179,8 +193,8 @@ struct PositionStage {
   std::vector<double> kappa;       ///< (nactive) position multipliers [kg m]
   /// (nb) displacement (Δx, Δθ) of each of the contact problem's bodies [m, rad]
   std::vector<Vec6d> displacement;
-  std::vector<Vec3> dx;            ///< (nbodies) displacement of the centre of mass [m]
-  std::vector<Vec3> dtheta;        ///< (nbodies) rotation vector, world [rad]
+  std::vector<Vec3> dx;      ///< (nbodies) displacement of the centre of mass [m]
+  std::vector<Vec3> dtheta;  ///< (nbodies) rotation vector, world [rad]
 };
 
 /// The outputs of the stages, each written by the stage its type names (src/world/stages/stages.hpp

@@ -79,6 +79,7 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
   if (nactive == 0) {
     report.solver = SolverResult{};
     contact.prefer_newton_next = state.prefer_newton;
+    contact.nu.clear();
     return;
   }
   // contact.r holds the warm start set by the assembly (the contact memory of the last step).
@@ -104,6 +105,8 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
   assert(solver_supports(kind, D));
   report.solver = solve_stopping<D>(model, active, points, contact, options, kind);
   contact.prefer_newton_next = prefer_newton_next(report.solver, options.prefer_newton);
+  // The bodies' velocity change of the answer, for the activation check.
+  contact.problem.body_velocity(contact.r, contact.nu);
 }
 
 template void solve<kForce>(const Model&, const State&, const ActiveSet&, ContactPoints&,
