@@ -50,7 +50,7 @@ SolverResult solve_nsgs(const FactoredProblem<N>& problem, std::vector<VecN<N>>&
   const auto error = [&](const std::vector<VecN<N>>& rr, const std::vector<VecN<N>>& uu) {
     return contact_error(problem, rr, uu);
   };
-  return detail::nsgs(detail::FactoredSweep<N>(problem, workspace.nu), r, u, options,
+  return detail::nsgs(detail::FactoredSweep<N>(problem, workspace.nu, options.parallel_colour_min), r, u, options,
                       workspace.order, workspace.r_best, workspace.r_before, workspace.anderson,
                       N == kForce ? "nsgs" : "nsgs6",
                       local_solve, error);

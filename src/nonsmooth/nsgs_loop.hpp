@@ -102,7 +102,9 @@ template <int N>
 class FactoredSweep {
  public:
   using Vec = VecN<N>;
-  FactoredSweep(const FactoredProblem<N>& p, std::vector<Vec6d>& nu) : p_(p), nu_(nu) {}
+  FactoredSweep(const FactoredProblem<N>& p, std::vector<Vec6d>& nu,
+                int parallel_colour_min = kParallelColourMin)
+      : p_(p), nu_(nu), parallel_colour_min_(parallel_colour_min) {}
   [[nodiscard]] int size() const { return p_.contact_count; }
   [[nodiscard]] const std::vector<Vec>& q() const { return p_.q; }
   void velocity(const std::vector<Vec>& r, std::vector<Vec>& u) const { p_.velocity(r, u, nu_); }
@@ -120,10 +122,11 @@ class FactoredSweep {
       for (const std::int32_t a : p_.order) failures += relax(a, r, omega, local_solve) ? 0 : 1;
       return failures;
     }
-#pragma omp parallel reduction(+ : failures)
     for (int c = 0; c < colors; ++c) {
-#pragma omp for schedule(static)
-      for (std::int32_t k = p_.color_start[c]; k < p_.color_start[c + 1]; ++k)
+      const std::int32_t begin = p_.color_start[c], end = p_.color_start[c + 1];
+      [[maybe_unused]] const bool parallel = end - begin >= parallel_colour_min_;
+#pragma omp parallel for schedule(static) reduction(+ : failures) if (parallel)
+      for (std::int32_t k = begin; k < end; ++k)
         failures += relax(p_.order[k], r, omega, local_solve) ? 0 : 1;
     }
     return failures;
@@ -169,6 +172,7 @@ class FactoredSweep {
   }
   const FactoredProblem<N>& p_;
   std::vector<Vec6d>& nu_;
+  int parallel_colour_min_;
 };
 
 // The start of a solve: the caller's warm start, unless its error is above kWarmStartFactor (100)

@@ -105,12 +105,14 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
   double eta = std::clamp(kEtaSigma * err, kEtaMin, kEtaMax) * scale;
   SolverStatus status = SolverStatus::max_iterations;
   int newton = 0;
+  double work = 0.0;  // estimated cost of the Newton iterations, in sweeps (options.max_work)
   // The regularised problem's velocity ũ = W x + q + η (x − r_k).
   const auto regularised_velocity = [&](const std::vector<Vec3>& xx, std::vector<Vec3>& uu) {
     sweep.velocity(xx, uu);
     for (int a = 0; a < nc; ++a) uu[a] += eta * (xx[a] - rk[a]);
   };
-  while (newton < options.max_iterations && status == SolverStatus::max_iterations) {
+  while (newton < options.max_iterations && work < options.max_work &&
+         status == SolverStatus::max_iterations) {
     // Regularised problem FC(W + ηI, q − η r_k): ρ from its diagonal blocks.
     for (int a = 0; a < nc; ++a) {
       Block3 wd = sweep.diagonal_block(a);
@@ -123,7 +125,9 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
     x = rk;
     regularised_velocity(x, u_reg);
     double merit = stacked_function(problem, rho, x, u_reg, phi);
-    for (int it = 0; it < kInnerIterations && newton < options.max_iterations; ++it) {
+    for (int it = 0; it < kInnerIterations && newton < options.max_iterations &&
+                     work < options.max_work;
+         ++it) {
       if (contact_error(problem, x, u_reg) <= inner_target) break;
       if (elapsed() > options.max_time_s) {
         status = SolverStatus::max_time;
@@ -132,6 +136,7 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
       ++newton;
       // Newton direction: (∂Φ/∂r + ∂Φ/∂u (W + ηI)) Δx = −Φ, and Δu = W Δx.
       if (!system.direction(eta, rho, x, u_reg, phi, dx, du)) break;  // singular: η grows below
+      work += system.iteration_work();
       // Armijo backtracking on ½‖Φ‖² (ũ is linear in x: ũ(x + tΔx) = ũ + t (Δu + η Δx)).
       double t = 1.0;
       bool accepted = false;
@@ -205,6 +210,7 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
   r = best_r;
   sweep.velocity(r, u);
   result.iterations = newton;
+  result.work = work;
   result.error = contact_error(problem, r, u);
   if (status != SolverStatus::non_finite && status != SolverStatus::diverged) {
     status = result.error <= options.tolerance   ? SolverStatus::converged

@@ -99,6 +99,7 @@ SolverResult solve_force(const Problem& problem, std::vector<Vec3>& r, std::vect
   r.assign(workspace.r_start.begin(), workspace.r_start.end());
   SolverOptions second_options = options;
   second_options.max_time_s = options.max_time_s - first.time_s;
+  second_options.max_work = std::min(options.max_work, kAutoNewtonWork * options.max_iterations);
   SolverResult result = prox(problem, r, u, second_options, workspace);
   // PROX from r = 0 when it did not converge from the warm start: on box stacks the semismooth
   // Newton can stagnate from the last step's impulses where from zero it converges (a ten-box
@@ -106,12 +107,13 @@ SolverResult solve_force(const Problem& problem, std::vector<Vec3>& r, std::vect
   const bool warm = std::any_of(workspace.r_start.begin(), workspace.r_start.end(),
                                 [](const Vec3& x) { return !x.isZero(0.0); });
   if (result.status != SolverStatus::converged && result.status != SolverStatus::max_time && warm &&
-      !result.cold_start) {
+      !result.cold_start && result.work < second_options.max_work) {
     workspace.r_second.assign(r.begin(), r.end());
     const double second_error = result.error;
     std::fill(r.begin(), r.end(), Vec3::Zero());
     SolverOptions third_options = options;
     third_options.max_time_s = second_options.max_time_s - result.time_s;
+    third_options.max_work = second_options.max_work - result.work;
     const SolverResult third = prox(problem, r, u, third_options, workspace);
     if (third.error < second_error) {
       const int iterations = result.iterations;

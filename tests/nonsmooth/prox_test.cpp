@@ -329,6 +329,35 @@ TEST(ProxBodySpace, SameIterationsAndAnswerAsContactSpace) {
   }
 }
 
+// SolverOptions::max_work bounds the body-space Newton by its estimated cost: each iteration
+// counts 1 + kNewtonWorkPerFill nnz(L + U) / nc sweeps, so a budget of a few iterations' worth
+// stops PROX there (status max_iterations, its best iterate), with the work reported; the first
+// iterations are those of the unbounded solve (the bound changes when PROX stops, not how it runs).
+TEST(ProxBodySpace, MaxWorkStopsNewtonByItsEstimatedCost) {
+  const FactoredForceProblem p = testing::random_factored(10, 40, 11u, 0.3);
+  SolverOptions o;
+  o.tolerance = 1e-12;
+  o.max_iterations = 500;
+  std::vector<Vec3> r, u;
+  const SolverResult free = solve_prox(p, r, u, o);
+  ASSERT_GT(free.iterations, 3);
+  const double per_iteration = free.work / free.iterations;
+  EXPECT_GT(per_iteration, 1.0);  // at least the sweep-like part of an iteration
+  o.max_work = 2.5 * per_iteration;
+  std::vector<Vec3> rb, ub;
+  const SolverResult bounded = solve_prox(p, rb, ub, o);
+  EXPECT_EQ(bounded.status, SolverStatus::max_iterations);
+  EXPECT_GE(bounded.work, o.max_work);
+  EXPECT_LE(bounded.iterations, 3);
+  EXPECT_GT(bounded.error, o.tolerance);
+  // Its answer is its best iterate, no worse than the start.
+  EXPECT_LE(bounded.error, bounded.start_error);
+  // The assembled problem has no estimate: the bound does not apply.
+  std::vector<Vec3> ra, ua;
+  const SolverResult assembled = solve_prox(p.assembled(), ra, ua, o);
+  EXPECT_EQ(assembled.iterations, free.iterations);
+}
+
 // The symbolic analysis kept in the cache is reused while the pattern is unchanged and redone
 // when it changes: the answers are those of a fresh solve.
 TEST(ProxBodySpace, CacheFollowsThePattern) {

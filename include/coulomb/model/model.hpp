@@ -109,6 +109,10 @@ struct SolverSettings {
   /// Depth of the Anderson acceleration of the NSGS sweeps (nsgs and auto; 0: plain Gauss–Seidel;
   /// SolverOptions::anderson_depth).
   int anderson_depth = 5;
+  /// Contacts a colour needs to be relaxed in parallel (SolverOptions::parallel_colour_min,
+  /// default kParallelColourMin = 4096). Not a scene key: it changes speed, never results (the
+  /// threads test lowers it to run the parallel path on a small scene).
+  int parallel_colour_min = 4096;
   double theta = 0.5;        ///< θ of the θ-method [-], in [0.5, 1]
   ActiveSetRule active_set = ActiveSetRule::predicted;  ///< see ActiveSetRule
   double contact_margin = 1e-3;  ///< narrowphase reports points with gap ≤ margin [m]

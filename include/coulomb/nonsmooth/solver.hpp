@@ -109,10 +109,19 @@ struct SolverOptions {
   /// (x, G(x)) pairs; the history is dropped when the fixed-point residual ‖G(x) − x‖ grows. The
   /// error is evaluated on sweep iterates, so the answer is always one (every r_α ∈ K_α).
   int anderson_depth = 0;
+  /// Factored problems: a colour of the coloured order is relaxed in parallel (OpenMP) when it
+  /// holds at least this many contacts (kParallelColourMin; results do not depend on it).
+  int parallel_colour_min = kParallelColourMin;
   /// SolverKind::automatic on a force problem: Newton (PROX) is preferred for this solve, so NSGS
   /// runs only kNewtonProbeSweeps sweeps (is the warm start already the answer?) before PROX.
   /// The time stepping sets it from prefer_newton_next of the last step (State::prefer_newton).
   bool prefer_newton = false;
+  /// PROX on a factored problem: stop (status max_iterations) once the estimated cost of its
+  /// Newton iterations exceeds this many NSGS sweeps of the same problem. Each iteration counts
+  /// 1 + kNewtonWorkPerFill (nnz(L) + nnz(U)) / nc: the factorisation's cost follows the LU's
+  /// fill, a deterministic function of the problem (so is the stop). Not applied to assembled
+  /// problems. `auto` in the time stepping bounds its hand-over with it (kAutoNewtonWork).
+  double max_work = std::numeric_limits<double>::infinity();
 };
 
 /// What a solve returns besides r and u. Every solver returns the iterate of lowest true error
@@ -139,6 +148,9 @@ struct SolverResult {
   std::int64_t local_failures_total = 0;
   /// Newton iterations of PROX within `iterations` (SolverKind::automatic; 0 when NSGS answered).
   int newton_iterations = 0;
+  /// PROX on a factored problem: the estimated cost of its Newton iterations, in sweeps
+  /// (SolverOptions::max_work).
+  double work = 0.0;
 };
 
 /// Which solver `solve` runs.
@@ -152,6 +164,18 @@ enum class SolverKind : std::uint8_t {
 /// to PROX when its error has not halved (options.stall_factor) within this many sweeps.
 inline constexpr int kAutoStallWindow = 100;
 
+/// Sweeps a Newton iteration of the body-space PROX costs per nonzero of its LU factors per
+/// contact (SolverOptions::max_work). Measured, a Newton iteration against a matrix-free sweep on
+/// the same problem: 10 sweeps on the box stacks (26 nonzeros per contact), 21 on a 20-row box
+/// pyramid (71), 72 on a heap of 250 spheres (460) — 0.16 to 0.39 sweeps per nonzero per contact.
+inline constexpr double kNewtonWorkPerFill = 0.25;
+/// SolverKind::automatic: PROX's hand-over may cost at most this many times max_iterations
+/// sweeps (SolverOptions::max_work), PROX from zero after it included. A box pyramid's cold step
+/// takes ~100 Newton iterations of ~20 sweeps (within 4 × 500). On a 3-D heap an iteration costs
+/// hundreds of sweeps: the cold first step of a touching heap of 250 spheres took 9.6 s in PROX
+/// and ended at error 1e-5, of 1000 spheres more than 85 s, where NSGS's 500 sweeps take 0.2 s
+/// and 0.6 s (2-core machine).
+inline constexpr double kAutoNewtonWork = 4.0;
 /// SolverKind::automatic: sweeps NSGS takes before PROX when Newton is preferred.
 inline constexpr int kNewtonProbeSweeps = 2;
 /// SolverKind::automatic: Newton stays preferred while PROX answers in at most this many
@@ -218,8 +242,8 @@ struct SolverWorkspace {
 /// The same measures for the factored forms (they read only the laws and q).
 [[nodiscard]] double contact_error(const FactoredForceProblem& problem, const std::vector<Vec3>& r,
                                    const std::vector<Vec3>& u);
-[[nodiscard]] double contact_error(const FactoredWrenchProblem& problem,
-                                   const std::vector<Vec6>& r, const std::vector<Vec6>& u);
+[[nodiscard]] double contact_error(const FactoredWrenchProblem& problem, const std::vector<Vec6>& r,
+                                   const std::vector<Vec6>& u);
 
 /// Projection onto the cone K = {(rN, rT) : ‖rT‖ ≤ μ rN}: CircularCone{μ}.project(x)
 /// (coulomb/laws/admissible_set.hpp, the one implementation).

@@ -95,6 +95,7 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
   // Anderson acceleration of the sweeps (scene key solver.anderson), and the solver memory of
   // `auto` (State::prefer_newton).
   options.anderson_depth = model.solver.anderson_depth;
+  options.parallel_colour_min = model.solver.parallel_colour_min;
   options.prefer_newton = state.prefer_newton;
   const SolverKind kind = model.solver.kind;
   // Six unknowns per contact (moment laws): Gauss–Seidel with the exact local solve, the only
