@@ -71,7 +71,7 @@ TEST(Law, ErrorsNameTheKeyTheRangeAndTheMark) {
       message_of([] {
         (void)make_friction_law({"coulomb", {{"mu", 0.1}, {"muu", 1}}, {}, {}});
       }),
-      "friction.muu: not a parameter of law 'coulomb' (its keys: mu, mu_s, mu_k, mu_t1, mu_t2)");
+      "friction.muu: not a parameter of law 'coulomb' (its keys: mu, mu_s, mu_k, mu_t1, mu_t2, regularization)");
   EXPECT_NE(message_of([] {
               (void)make_friction_law({"viscous", {}, {}, {}});
             }).find("friction.damping: required"),

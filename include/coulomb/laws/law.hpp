@@ -131,6 +131,10 @@ struct TangentialInput {
   double normal_force = 0.0;         ///< N ≥ 0 [N]
   Vec2 displacement = Vec2::Zero();  ///< x_t: accumulated tangential relative displacement [m]
                                      ///< (used by elastic stick only)
+  /// Keep the branch `memory.sticking` says whatever the cap and the threshold say (laws with a
+  /// stick branch only): the compliant formulation holds a branch between two events and switches
+  /// where switching_function() changes sign, located by root finding (docs/compliant.md).
+  bool hold_branch = false;
 };
 
 /// Friction force of a compliant law, its derivatives and the updated memory.
@@ -158,6 +162,19 @@ class FrictionLaw {
   /// F_t as a function of slip, normal force and memory.
   [[nodiscard]] virtual TangentialResult evaluate(const TangentialInput& input,
                                                   const FrictionMemory& memory) const = 0;
+  /// True for a law with a stick branch and an anchor in its memory (elastic stick): its force
+  /// depends on `memory.sticking`, which the compliant formulation switches at events.
+  [[nodiscard]] virtual bool has_stick_branch() const { return false; }
+  /// The switching function of the branch in `memory.sticking`, > 0 while the branch holds and
+  /// changing sign where it ends: sticking, (μ_s N)² − ‖F_stick‖² [N²] (the cap); slipping,
+  /// ‖v_t‖² − ε² [m²/s²] (the contact slows down below the stick threshold). 1 for laws without
+  /// a stick branch.
+  [[nodiscard]] virtual double switching_function(const TangentialInput& input,
+                                                  const FrictionMemory& memory) const {
+    (void)input;
+    (void)memory;
+    return 1.0;
+  }
   /// The single kinetic coefficient μ of an isotropic law with a finite one (the cone after a
   /// slip: coulomb μ_k, regularized μ, stribeck μ_k, elastic_stick μ_k), else NaN (viscous,
   /// anisotropic Coulomb). The soft finger (h = μ r_t) and the Contensou laws take it.
