@@ -97,14 +97,42 @@ void fill_replay_frame(const Model& model, const State& state, const Workspace& 
   }
   const Energy e = energy(model, state);
   frame.kinetic = e.kinetic;
-  frame.potential = e.potential;
+  frame.potential = e.potential + e.elastic;  // the replay's potential holds the stored energy too
   frame.dissipated = state.dissipated;
 }
 
 nlohmann::json vec_json(const Vec3& v) { return nlohmann::json::array({v.x(), v.y(), v.z()}); }
 
+// The compliant formulation's integrator: settings, counts, events, wall times.
+nlohmann::json integrator_json(const Model& model, const Workspace& ws,
+                               const CompliantEngine& engine) {
+  const CompliantSettings& c = model.solver.compliant;
+  const IntegratorStatistics& st = ws.report.integrator;
+  const CompliantTimes t = engine.times();
+  const auto& events = engine.event_counts();
+  return {{"name", to_string(c.integrator)},
+          {"rtol", c.rtol},
+          {"atol", c.atol},
+          {"max_step", c.max_step},
+          {"jacobian", c.analytic_jacobian ? "analytic" : "difference"},
+          {"steps", st.steps},
+          {"rejected_steps", st.rejected_steps},
+          {"rhs_evaluations", st.rhs_evaluations},
+          {"jacobian_evaluations", st.jacobian_evaluations},
+          {"newton_iterations", st.newton_iterations},
+          {"newton_failures", st.newton_failures},
+          {"root_stops", st.root_stops},
+          {"restarts", st.restarts},
+          {"last_step", st.last_step},
+          {"events",
+           {{"onset", events[0]}, {"release", events[1]}, {"stick", events[2]}, {"slip", events[3]}}},
+          {"times_s",
+           {{"rhs", t.rhs}, {"jacobian", t.jacobian}, {"roots", t.roots}, {"total", t.total}}}};
+}
+
 std::string summary(const Model& model, const State& state, const Workspace& ws,
-                    const RunOptions& options, const RunResult& result, double initial_total) {
+                    const RunOptions& options, const RunResult& result, double initial_total,
+                    const CompliantEngine* compliant) {
   using nlohmann::json;
   json j;
   j["generator"] = "coulomb";  // marks a folder coulomb wrote (io/output_folder.hpp)
@@ -155,13 +183,15 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
                          {"deepest_penetration_time", ss.deepest_penetration_time},
                          {"largest_left", ss.largest_left}};
   j["rotation_failures"] = ss.rotation_failures;
+  if (compliant != nullptr) j["integrator"] = integrator_json(model, ws, *compliant);
   const Energy e = energy(model, state);
-  const double total = e.kinetic + e.potential + state.dissipated;
+  const double total = e.mechanical() + state.dissipated;
   json by_kind = json::object();
   for (std::size_t k = 0; k < kEnergyKindCount; ++k)
     by_kind[kEnergyKindNames[k]] = state.dissipated_by_kind[k];
   j["energy"] = {
-      {"kinetic", e.kinetic},          {"potential", e.potential}, {"dissipated", state.dissipated},
+      {"kinetic", e.kinetic},          {"potential", e.potential}, {"elastic", e.elastic},
+      {"dissipated", state.dissipated},
       {"dissipated_by_kind", by_kind}, {"total", total},           {"initial_total", initial_total},
       {"drift", total - initial_total}};
   json bodies = json::array();
@@ -204,7 +234,7 @@ RunResult run(Simulation& sim, const RunOptions& options) {
     result.output_directory = folder->target();
   }
   const Energy e0 = energy(model, state);
-  const double initial_total = e0.kinetic + e0.potential + state.dissipated;
+  const double initial_total = e0.mechanical() + state.dissipated;
   OutputClock clock_out(model, state.time);
   std::unique_ptr<ReplayRecorder> replay;
   ReplayFrame frame;
@@ -254,7 +284,7 @@ RunResult run(Simulation& sim, const RunOptions& options) {
   result.finite = sim.finite();
   result.non_finite = sim.non_finite();
   result.wall_time_s = std::chrono::duration<double>(clock::now() - start).count();
-  result.summary_json = summary(model, state, ws, options, result, initial_total);
+  result.summary_json = summary(model, state, ws, options, result, initial_total, sim.compliant());
   if (writer) {
     writer->finish(result.summary_json);
     if (replay)

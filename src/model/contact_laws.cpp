@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <set>
 #include <stdexcept>
 
 namespace coulomb {
@@ -27,6 +28,26 @@ std::string pair_name(const ContactSpec& spec, const Model& model) {
 }
 
 }  // namespace
+
+void check_compliant_laws(const ContactSpec& spec, const Model& model) {
+  for (std::size_t i = 0; i < kLawSectionCount; ++i) {
+    const auto section = static_cast<LawSection>(i);
+    if (const LawSpec* s = spec.law(section)) {
+      const FormulationError e = formulation_error(section, *s, kCompliant);
+      if (!e.empty())
+        throw std::invalid_argument(fmt::format("{}: {}", pair_name(spec, model), e.message));
+    }
+  }
+}
+
+bool default_contact_serves_a_pair(const Model& model) {
+  std::set<int> used;
+  for (const Body& b : model.bodies) used.insert(b.material);
+  for (int a : used)
+    for (int b : used)
+      if (model.contact_spec_index(a, b) < 0) return true;
+  return false;
+}
 
 NonsmoothLaws resolve_nonsmooth_laws(const ContactSpec& spec, const Model& model) {
   NonsmoothLaws laws;

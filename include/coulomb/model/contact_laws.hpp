@@ -38,4 +38,14 @@ struct NonsmoothLaws {
 /// formulation).
 [[nodiscard]] NonsmoothLaws resolve_nonsmooth_laws(const ContactSpec& spec, const Model& model);
 
+/// Checks that the compliant formulation runs every law of a contact spec (the registry's
+/// formulations, coulomb::formulation_error); throws std::invalid_argument naming the material
+/// pair otherwise (e.g. Signorini in the compliant formulation). The force laws themselves are
+/// built by the compliant module (coulomb/compliant/contact_laws.hpp).
+void check_compliant_laws(const ContactSpec& spec, const Model& model);
+
+/// True when some pair of the bodies' materials has no `contacts` entry, so that
+/// Model::default_contact serves it.
+[[nodiscard]] bool default_contact_serves_a_pair(const Model& model);
+
 }  // namespace coulomb
