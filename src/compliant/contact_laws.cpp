@@ -3,6 +3,7 @@
 
 #include <coulomb/laws/coulomb.hpp>
 #include <coulomb/laws/registry.hpp>
+#include <coulomb/model/contact_laws.hpp>
 
 #include <fmt/format.h>
 
@@ -56,8 +57,8 @@ CompliantLawTable::CompliantLawTable(const Model& model) {
   pair_.assign(static_cast<std::size_t>(n * n), 0);
   std::set<int> used;
   for (const Body& b : model.bodies) used.insert(b.material);
-  // One law set per unordered pair of the bodies' materials; pairs no body uses share a
-  // placeholder (never read: the narrowphase only pairs the bodies' shapes).
+  // One law set per unordered pair of materials that can meet (two bodies, one free); the other
+  // pairs share a placeholder, never read (the narrowphase pairs only such bodies).
   laws_.push_back(std::make_unique<CompliantLaws>());
   const Material none;
   auto material = [&](int m) -> const Material& {
@@ -65,7 +66,7 @@ CompliantLawTable::CompliantLawTable(const Model& model) {
   };
   for (int a : used) {
     for (int b : used) {
-      if (b < a) continue;
+      if (b < a || !materials_can_meet(model, a, b)) continue;
       const ContactSpec& spec =
           model.contact_spec_index(a, b) < 0
               ? model.default_contact

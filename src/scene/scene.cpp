@@ -317,24 +317,21 @@ void require_runnable(const Scene& scene) {
   const Reporter r(scene.file);
   const Model& m = scene.model;
   if (m.solver.formulation == Formulation::compliant) {
-    // The force laws of every pair of the bodies' materials, built as the run builds them.
-    std::set<int> used;
-    for (const Body& b : m.bodies) used.insert(b.material);
+    // The force laws of every contacts entry, and of the default contact for every pair of
+    // materials that can meet without an entry, built as the run builds them.
     const Material none;
     auto material = [&](int i) -> const Material& {
       return i < 0 ? none : m.materials[static_cast<std::size_t>(i)];
     };
-    for (int a : used) {
-      for (int b : used) {
-        if (b < a) continue;
-        const int i = m.contact_spec_index(a, b);
-        if (i < 0)
+    for (std::size_t i = 0; i < m.contacts.size(); ++i)
+      check_compliant_laws(r, m.contacts[i], fmt::format("contacts[{}]", i),
+                           material(m.contacts[i].material1), material(m.contacts[i].material2));
+    std::set<int> used;
+    for (const Body& b : m.bodies) used.insert(b.material);
+    for (int a : used)
+      for (int b : used)
+        if (b >= a && m.contact_spec_index(a, b) < 0 && materials_can_meet(m, a, b))
           check_compliant_laws(r, m.default_contact, "default_contact", material(a), material(b));
-        else
-          check_compliant_laws(r, m.contacts[static_cast<std::size_t>(i)],
-                               fmt::format("contacts[{}]", i), material(a), material(b));
-      }
-    }
     return;
   }
   for (std::size_t i = 0; i < m.contacts.size(); ++i)

@@ -30,6 +30,7 @@ default_contact:
 bodies:
   - {name: a, material: steel, mass: 1, shapes: [{type: sphere, radius: 0.1}]}
   - {name: b, material: rubber, mass: 1, shapes: [{type: sphere, radius: 0.1}], position: [1, 0, 0]}
+  - {name: c, material: steel, fixed: true, shapes: [{type: plane}], position: [0, 0, -1]}
 )";
 
 TEST(CompliantLaws, EverySectionPerMaterialPair) {
@@ -43,7 +44,8 @@ TEST(CompliantLaws, EverySectionPerMaterialPair) {
   EXPECT_DOUBLE_EQ(mixed.contensou->friction_coefficient(), 0.8);
   EXPECT_TRUE(mixed.patch());
   EXPECT_FALSE(mixed.rolling);
-  // Pairs without an entry take default_contact.
+  // Pairs without an entry take default_contact (steel meets steel: a and c; rubber meets no
+  // rubber, so that pair is not built).
   const CompliantLaws& same = table.of(0, 0);
   EXPECT_EQ(same.normal->name(), "hertz");
   EXPECT_TRUE(same.friction->has_stick_branch());

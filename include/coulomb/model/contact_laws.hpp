@@ -44,8 +44,12 @@ struct NonsmoothLaws {
 /// built by the compliant module (coulomb/compliant/contact_laws.hpp).
 void check_compliant_laws(const ContactSpec& spec, const Model& model);
 
-/// True when some pair of the bodies' materials has no `contacts` entry, so that
-/// Model::default_contact serves it.
+/// True when two distinct bodies of materials a and b (−1: the default material), one of them
+/// free, exist: the only pairs of materials whose laws a run can meet.
+[[nodiscard]] bool materials_can_meet(const Model& model, int a, int b);
+
+/// True when some pair of materials that can meet (materials_can_meet) has no `contacts` entry,
+/// so that Model::default_contact serves it.
 [[nodiscard]] bool default_contact_serves_a_pair(const Model& model);
 
 }  // namespace coulomb
