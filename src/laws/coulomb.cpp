@@ -51,19 +51,20 @@ TangentialResult CoulombLaw::evaluate(const TangentialInput& in,
   const Vec2 d2v = d.cwiseProduct(dv);  // D² v
   const double n = in.normal_force;
   const Vec2 g = d2v / norm;  // the unit-load slip force direction D² v/‖D v‖
-  const Mat2 dg = Mat2(d.cwiseProduct(d).asDiagonal()) / norm -
-                  d2v * d2v.transpose() / (norm * norm * norm);
+  // ∂g/∂v = (D² − g gᵀ)/‖D v‖ (written so that no power of a tiny ‖D v‖ underflows).
+  const Mat2 shape = Mat2(d.cwiseProduct(d).asDiagonal()) - g * g.transpose();
   const double speed = in.slip.norm();
   if (speed >= v_r_) {
     r.force = -n * g;
-    r.d_slip = -n * dg;
+    r.d_slip = -n * shape / norm;
     r.d_normal = -g;
     r.power = n * norm;
   } else {
-    // Below v_r: s = ‖v‖/v_r, ∂s/∂v = v̂ᵀ/v_r.
+    // Below v_r: s = ‖v‖/v_r, ∂s/∂v = v̂ᵀ/v_r; s ∂g/∂v = (‖v‖/‖D v‖) (D² − g gᵀ)/v_r.
     const double s = speed / v_r_;
+    const Vec2 dir = speed > 0.0 ? Vec2(in.slip / speed) : Vec2::Zero();
     r.force = -n * s * g;
-    r.d_slip = -n * (s * dg + g * (in.slip / (speed * v_r_)).transpose());
+    r.d_slip = -n * ((speed / norm) * shape + g * dir.transpose()) / v_r_;
     r.d_normal = -s * g;
     r.power = n * s * norm;
   }
