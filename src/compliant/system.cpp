@@ -445,7 +445,9 @@ double CompliantSystem::elastic_energy() const {
 
 int CompliantSystem::rhs(double t, std::span<const double> y, std::span<double> ydot) {
   const Timed timed(rhs_seconds_);
-  if (!std::all_of(y.begin(), y.end(), [](double v) { return std::isfinite(v); })) return -1;
+  // A non-finite trial state (a Newton iterate or a stage gone astray): recoverable, the
+  // integrator retries with a smaller step.
+  if (!std::all_of(y.begin(), y.end(), [](double v) { return std::isfinite(v); })) return 1;
   evaluate(t, y, false);
   // Forces and torques about the centres of mass: gravity, contacts.
   for (std::size_t b = 0; b < model_.bodies.size(); ++b) {
@@ -608,6 +610,8 @@ int CompliantSystem::jacobian(double t, std::span<const double> y, std::span<dou
       }
     }
   }
+  // A law's derivative that overflowed (a tiny slip): recoverable, the integrator retries.
+  if (!J.allFinite()) return 1;
   return 0;
 }
 
