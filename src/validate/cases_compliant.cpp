@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 
 namespace coulomb::validate {
@@ -402,6 +403,257 @@ std::vector<Check> kudra_ellipsoid(const CaseContext& ctx) {
   return kudra("kudra-ellipsoid.yaml", ctx, false);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Belt-driven stick–slip (the classical oscillator; e.g. Leine et al., Nonlinear Dyn. 16 (1998)
+// 41): a mass m on a belt moving at V, a spring k to a fixed point, N = m g, Coulomb friction
+// with μ_s > μ_k and a rigid stick. It sticks (x grows at V) until k x = μ_s N, then slips:
+// m ẍ = −k x + μ_k N, a harmonic motion of ω = √(k/m) about x_k = μ_k N/k, starting at
+// u = x − x_k = Δ = (μ_s − μ_k) N/k with u̇ = V, until u̇ = V again, at u = −Δ, where it sticks.
+// With A = √(Δ² + (V/ω)²) and φ0 = atan2(Δ ω, V):
+//   amplitude (half the peak-to-peak of x) A, reached in the slip (x from x_k − A to x_k + A);
+//   period 2Δ/V (stick) + (2π − 2 φ0)/ω (slip).
+// The compliant model: DIS_CHOC's elastic stick (K_t, C_t) with the cap μ_s N and the slip force
+// μ_k N, the switches located by root finding.
+std::vector<Check> belt_stick_slip(const CaseContext& ctx) {
+  (void)ctx;  // one form: the whole run takes 0.3 s
+  const double end = 4.0;
+  auto run = [&](bool stribeck, std::vector<double>& t, std::vector<double>& x,
+                 std::vector<double>& v, std::vector<double>& slips) {
+    Sim s = load_edited("belt-stick-slip.yaml", [&](Scene& scene) {
+      scene.model.end_time = end;
+      if (stribeck)
+        scene.model.contacts.front().friction =
+            LawSpec{"stribeck",
+                    {{"mu_s", 0.5}, {"mu_k", 0.3}, {"stribeck_velocity", 0.02},
+                     {"regularization", 1e-4}},
+                    {},
+                    {}};
+    });
+    const int b = body(s.model(), "block");
+    run_to(s, end, [&](const StepReport&) {
+      t.push_back(s.state().time);
+      x.push_back(s.state().x_WC[b].x());
+      v.push_back(s.state().v_WC[b].x());
+    });
+    for (const CompliantEvent& e : engine(s).events())
+      if (e.kind == CompliantEvent::Kind::slip) slips.push_back(e.time);
+  };
+  std::vector<double> t, x, v, slips;
+  run(false, t, x, v, slips);
+  if (slips.size() < 3) throw std::runtime_error("fewer than three slips: no limit cycle");
+  // The last whole cycle: between the last two slips.
+  const double t1 = slips[slips.size() - 2], t2 = slips.back();
+  double lo = kInf, hi = -kInf;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i] < t1 || t[i] > t2) continue;
+    lo = std::min(lo, x[i]);
+    hi = std::max(hi, x[i]);
+  }
+  // The closed form.
+  const Model m = load("belt-stick-slip.yaml").model();
+  const double mass = m.bodies[1].mass, k = m.springs.front().stiffness;
+  const double n = mass * -m.gravity.z(), belt = m.bodies[0].surface_velocity.x();
+  const double mu_s = m.contacts.front().friction.get("mu_s", 0.0);
+  const double mu_k = m.contacts.front().friction.get("mu_k", 0.0);
+  const double w = std::sqrt(k / mass), delta = (mu_s - mu_k) * n / k;
+  const double amplitude = std::hypot(delta, belt / w);
+  const double phi0 = std::atan2(delta * w, belt);
+  const double period = 2.0 * delta / belt + (2.0 * kPi - 2.0 * phi0) / w;
+  const double x_k = mu_k * n / k;
+  const double k_t = m.contacts.front().friction.get("stiffness", 0.0);
+  // The Stribeck law: no switch; its cycle from the upward crossings of the belt speed.
+  std::vector<double> ts, xs, vs, unused;
+  run(true, ts, xs, vs, unused);
+  std::vector<double> crossings;
+  for (std::size_t i = 1; i < ts.size(); ++i)
+    if (vs[i - 1] < 0.5 * belt && vs[i] >= 0.5 * belt) crossings.push_back(ts[i]);
+  if (crossings.size() < 3) throw std::runtime_error("the Stribeck oscillator does not cycle");
+  const double p1 = crossings[crossings.size() - 1] - crossings[crossings.size() - 2];
+  const double p0 = crossings[crossings.size() - 2] - crossings[crossings.size() - 3];
+  return {
+      make_check("limit cycle period (between the last two slips) [s]",
+                 "2 Delta/V + (2 pi - 2 phi0)/w, Coulomb with a rigid stick", t2 - t1, period,
+                 true, 1e-3,
+                 fmt::format("the stick spring K_t = {:g} N/m lets the block lag the belt by "
+                             "k V/K_t = {:.0e} m/s while it sticks, and rings at the switches "
+                             "(C_t damps it): measured within 2e-4",
+                             k_t, k * belt / k_t)),
+      make_check("limit cycle amplitude (half the peak-to-peak of x) [m]",
+                 "sqrt(Delta^2 + (V/w)^2)", 0.5 * (hi - lo), amplitude, true, 1e-3,
+                 fmt::format("the stick spring's elongation at the break mu_s N/K_t = {:.1e} m "
+                             "and the sampling every {:g} s",
+                             mu_s * n / k_t, m.time_step)),
+      make_check("centre of the oscillation [m]", "mu_k N/k", 0.5 * (hi + lo), x_k, true, 1e-3,
+                 "as the amplitude"),
+      make_check("Stribeck law (mu_s 0.5, mu_k 0.3, v_s 0.02 m/s): change of the period over "
+                 "the last cycle [s]",
+                 "a limit cycle (no closed form: plotted in docs/validation.md)", p1 - p0, 0.0,
+                 false, 1e-3, "a stationary cycle repeats its period"),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pivoting decay and rolling resistance in the compliant formulation, against the nonsmooth
+// formulation's closed forms (reference/contensou.md §3.2, §3.4), within the regularisation's
+// error: the regularised moment is linear below ω_r, so the last ω_r of the motion decays
+// exponentially (time constant ω_r/rate) instead of stopping: the stop comes ω_r/rate later.
+std::vector<Check> pivoting_decay_compliant(const CaseContext& ctx) {
+  Sim s = load("pivoting-decay-compliant.yaml");
+  const Model& m = s.model();
+  const int b = body(m, "ball");
+  const double r = std::get<Sphere>(m.shapes[m.bodies[b].first_shape].geometry).radius;
+  const double h = m.contacts.front().pivoting->get("h", 0.0);
+  const double w_r = m.contacts.front().pivoting->get("regularization", 0.0);
+  const double w0 = s.state().w_W[b].z();
+  const double g = -m.gravity.z();
+  const double rate = 5.0 * h * g / (2.0 * r * r);
+  const double t_stop = w0 / rate;
+  // Deceleration over [0.25, 0.75] t_stop; the time ω reaches ω_r (interpolated between samples).
+  double w_a = 0.0, w_b = 0.0, t_r = -1.0, w_end = 0.0;
+  double prev_t = 0.0, prev_w = w0;
+  const double end = ctx.quick ? t_stop + 0.1 : m.end_time;
+  run_to(s, end, [&](const StepReport&) {
+    const double t = s.state().time, w = s.state().w_W[b].z();
+    if (prev_t < 0.25 * t_stop && t >= 0.25 * t_stop) w_a = w + rate * (t - 0.25 * t_stop);
+    if (prev_t < 0.75 * t_stop && t >= 0.75 * t_stop) w_b = w + rate * (t - 0.75 * t_stop);
+    // Above ω_r the decay is linear at `rate`: from the last sample above it.
+    if (t_r < 0.0 && w <= w_r) t_r = prev_t + (prev_w - w_r) / rate;
+    prev_t = t;
+    prev_w = w;
+    w_end = w;
+  });
+  return {
+      make_check("spin deceleration over [0.25, 0.75] t_stop [rad/s^2]", "5 h g/(2 R^2)",
+                 (w_a - w_b) / (0.5 * t_stop), rate, true, 1e-6,
+                 "the moment sits on h N (N = m g at rest; the lever arm does not enter): the "
+                 "integrator's tolerance"),
+      make_check("time w reaches w_r [s]", "(w0 - w_r)/rate", t_r, (w0 - w_r) / rate, false,
+                 1e-6, "from the last sample above w_r along the linear decay; rtol 1e-10"),
+      make_check("stop time against the nonsmooth closed form w0/rate [s]", "w0/rate (nonsmooth)",
+                 t_r, t_stop, false, w_r / rate + 1e-6,
+                 "the regularisation's error: the last w_r decays exponentially (w_r/rate)"),
+      make_check("spin after the stop [rad/s]", "0 within w_r (exponential tail)", w_end, 0.0,
+                 false, w_r, "below w_r the law is viscous: w decays like exp(-rate t/w_r)"),
+  };
+}
+
+std::vector<Check> rolling_resistance_compliant(const CaseContext& ctx) {
+  Sim s = load("rolling-resistance-compliant.yaml");
+  const Model& m = s.model();
+  const int b = body(m, "ball");
+  const double r = std::get<Sphere>(m.shapes[m.bodies[b].first_shape].geometry).radius;
+  const double k = m.contacts.front().rolling->get("k", 0.0);
+  const double w_r = m.contacts.front().rolling->get("regularization", 0.0);
+  const double v0 = s.state().v_WC[b].x();
+  const double g = -m.gravity.z();
+  const double decel = 5.0 * g * k / (7.0 * r);
+  const double t_stop = v0 / decel;
+  const double distance = v0 * v0 / (2.0 * decel);
+  const double x0 = s.state().x_WC[b].x();
+  double v_a = 0.0, v_b = 0.0, t_r = -1.0, prev_t = 0.0, prev_v = v0, x_end = 0.0;
+  double dissipated_rolling = 0.0;
+  const double e0 = energy(m, s.state()).kinetic;
+  const double v_r = w_r * r;  // the rolling speed below which the moment is regularised
+  const double end = ctx.quick ? t_stop + 0.1 : m.end_time;
+  run_to(s, end, [&](const StepReport&) {
+    const double t = s.state().time, v = s.state().v_WC[b].x();
+    if (prev_t < 0.25 * t_stop && t >= 0.25 * t_stop) v_a = v + decel * (t - 0.25 * t_stop);
+    if (prev_t < 0.75 * t_stop && t >= 0.75 * t_stop) v_b = v + decel * (t - 0.75 * t_stop);
+    if (t_r < 0.0 && v <= v_r) t_r = prev_t + (prev_v - v_r) / decel;
+    prev_t = t;
+    prev_v = v;
+    x_end = s.state().x_WC[b].x();
+  });
+  dissipated_rolling = s.state().dissipated_by_kind[static_cast<std::size_t>(EnergyKind::rolling)];
+  return {
+      make_check("deceleration over [0.25, 0.75] t_stop [m/s^2]", "(5/7) g k/R",
+                 (v_a - v_b) / (0.5 * t_stop), decel, true, 1e-4,
+                 "the rolling moment k N about the contact point; the normal compliance moves it "
+                 "by delta/2 (delta/R ~ 2e-5) and the regularised Coulomb slip creeps (1e-6)"),
+      make_check("time the rolling speed reaches w_r R [s]", "(v0 - w_r R)/decel, nonsmooth "
+                 "t_stop = 7 R v0/(5 g k) less the regularisation", t_r,
+                 (v0 - v_r) / decel, true, 1e-4, "as the deceleration"),
+      make_check("distance travelled [m]", "7 R v0^2/(10 g k) (nonsmooth closed form)",
+                 x_end - x0, distance, false, 1e-4 * distance + v_r * v_r / decel,
+                 "as the deceleration, and the regularised tail (at most (w_r R)^2/decel)"),
+      make_check("energy dissipated by the rolling law, relative to the initial kinetic energy [-]",
+                 "all of it (the slip is regularised creep)", dissipated_rolling / e0, 1.0, true,
+                 1e-3, "the friction's creep dissipates 1e-6 of it; the tail ~(w_r R/v0)^2"),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Energy audit per law: kinetic + potential + elastic + dissipated is the initial energy, the
+// dissipation of each law in its own column (energy.csv), for every law of the formulation.
+std::vector<Check> compliant_energy_audit(const CaseContext& ctx) {
+  struct Set {
+    const char* name;
+    std::map<LawSection, LawSpec> laws;
+  };
+  auto spec = [](const char* law, std::map<std::string, double> params,
+                 std::map<std::string, std::string> options = {}) {
+    return LawSpec{law, std::move(params), std::move(options), {}};
+  };
+  const std::vector<Set> sets = {
+      {"linear + viscous",
+       {{LawSection::normal, spec("linear", {{"stiffness", 2e5}, {"damping", 20}})},
+        {LawSection::friction, spec("viscous", {{"damping", 0.5}})}}},
+      {"hertz + regularized",
+       {{LawSection::normal, spec("hertz", {})},
+        {LawSection::friction, spec("regularized", {{"mu", 0.3}, {"regularization", 1e-3}})}}},
+      {"hunt_crossley + stribeck",
+       {{LawSection::normal, spec("hunt_crossley", {{"restitution", 0.6}, {"impact_velocity", 0.3}})},
+        {LawSection::friction, spec("stribeck", {{"mu_s", 0.5}, {"mu_k", 0.3},
+                                                 {"stribeck_velocity", 0.01},
+                                                 {"regularization", 1e-3}, {"viscous", 0.1}})}}},
+      {"dis_choc + elastic_stick",
+       {{LawSection::normal, spec("dis_choc", {{"stiffness", 2e5}, {"damping", 20}})},
+        {LawSection::friction, spec("elastic_stick", {{"mu_s", 0.4}, {"mu_k", 0.3},
+                                                      {"stiffness", 1e4}, {"damping", 10}})}}},
+      {"tsuji + coulomb + rolling + pivoting",
+       {{LawSection::normal, spec("tsuji", {{"damping", 2}})},
+        {LawSection::friction, spec("coulomb", {{"mu", 0.3}, {"regularization", 1e-3}})},
+        {LawSection::rolling, spec("rolling", {{"k", 5e-4}, {"regularization", 0.05}})},
+        {LawSection::pivoting, spec("pivoting", {{"h", 5e-4}, {"regularization", 0.05}})}}},
+      {"hunt_crossley + coulomb + soft_finger",
+       {{LawSection::normal, spec("hunt_crossley", {{"damping", 2}})},
+        {LawSection::friction, spec("coulomb", {{"mu", 0.3}, {"regularization", 1e-3}})},
+        {LawSection::soft_finger, spec("soft_finger", {{"radius", 2e-3}, {"regularization", 0.05}})}}},
+      {"hertz + contensou pade22 + rolling_resistance",
+       {{LawSection::normal, spec("hertz", {})},
+        {LawSection::friction, spec("coulomb", {{"mu", 0.3}})},
+        {LawSection::contensou, spec("contensou", {{"regularization", 1e-3}}, {{"model", "pade22"}})},
+        {LawSection::rolling_resistance,
+         spec("rolling_resistance", {{"kappa", 0.2}, {"regularization", 0.05}})}}},
+  };
+  std::vector<Check> checks;
+  for (const Set& set : sets) {
+    if (ctx.quick && set.name != sets.front().name && set.name != sets.back().name &&
+        std::string(set.name) != "dis_choc + elastic_stick")
+      continue;
+    Sim s = load_edited("compliant-energy-audit.yaml", [&](Scene& scene) {
+      ContactSpec& c = scene.model.contacts.front();
+      for (const auto& [section, law] : set.laws) c.set_law(section, law);
+    });
+    const double e0 = total_energy(s);
+    double worst = 0.0, most_negative = 0.0;
+    run_to(s, s.model().end_time, [&](const StepReport&) {
+      worst = std::max(worst, std::abs(total_energy(s) - e0) / e0);
+      for (std::size_t k = 0; k < kEnergyKindCount; ++k)
+        most_negative = std::min(most_negative, s.state().dissipated_by_kind[k]);
+    });
+    const auto& by = s.state().dissipated_by_kind;
+    checks.push_back(make_check(
+        fmt::format("{}: largest abs(E(t) - E0)/E0 over 0.4 s (dissipated: normal {:.3e}, friction "
+                    "{:.3e}, rolling {:.3e}, pivoting {:.3e} J; least column {:.1e} J)",
+                    set.name, by[0], by[1], by[2], by[3], most_negative),
+        "kinetic + potential + elastic + dissipated = E0", worst, 0.0, false, 1e-6,
+        "the laws' powers are integrated with the motion (rtol 1e-10): the audit closes to the "
+        "integrator's tolerance"));
+  }
+  return checks;
+}
+
 std::vector<Case> compliant_cases() {
   return {
       {"hertz-impact",
@@ -420,6 +672,22 @@ std::vector<Case> compliant_cases() {
        "Oblate ellipsoid of revolution spinning and sliding on a Hertz Contensou patch: every "
        "model against an independent ODE of the integral model",
        "scenes/validation/kudra-ellipsoid.yaml", kudra_ellipsoid},
+      {"belt-stick-slip",
+       "Block on a moving belt held by a spring, elastic stick with mu_s > mu_k: limit cycle "
+       "against Coulomb's closed form; a Stribeck law's cycle",
+       "scenes/validation/belt-stick-slip.yaml", belt_stick_slip},
+      {"pivoting-decay-compliant",
+       "Ball spinning on a regularised pivoting law (compliant): deceleration and stop against "
+       "the nonsmooth closed forms",
+       "scenes/validation/pivoting-decay-compliant.yaml", pivoting_decay_compliant},
+      {"rolling-resistance-compliant",
+       "Ball rolling on a regularised rolling law (compliant): deceleration, stop and distance "
+       "against the nonsmooth closed forms",
+       "scenes/validation/rolling-resistance-compliant.yaml", rolling_resistance_compliant},
+      {"compliant-energy-audit",
+       "Ball sliding, spinning and rolling under every compliant law in turn: the energy audit "
+       "(elastic and dissipated by kind) closes",
+       "scenes/validation/compliant-energy-audit.yaml", compliant_energy_audit},
   };
 }
 
