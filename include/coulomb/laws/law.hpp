@@ -85,6 +85,14 @@ struct NormalGeometry {
   /// Equivalent radius R* [m] such that a Hertz contact gives N = (4/3) E* √R* δ^{3/2}; for two
   /// spheres 1/R* = 1/R1 + 1/R2; for unequal principal curvatures see hertz_ellipse(). +inf: flat.
   double radius = kInf;
+  /// The elliptic Hertz contact (hertz_ellipse), when the principal curvatures differ: semi-axes
+  /// a ≥ b of the contact ellipse per √δ [√m] (0: a circle of radius √(R* δ)) and the direction
+  /// of the major axis on (t1, t2). The Contensou law integrates over that ellipse.
+  double a_factor = 0.0;
+  double b_factor = 0.0;
+  Vec2 major = Vec2::UnitX();
+  /// True when the contact is an ellipse (b < a).
+  [[nodiscard]] bool elliptic() const { return b_factor > 0.0 && b_factor < a_factor; }
 };
 
 /// Normal force of a compliant law and its derivatives.
