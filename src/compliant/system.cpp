@@ -292,7 +292,7 @@ void CompliantSystem::collide() {
 // The laws at every point: wrench, powers, stored energy, switching function, derivatives.
 void CompliantSystem::contact_laws(bool derivatives) {
   results_.resize(points_.size());
-  const double sharp = model_.solver.compliant.sharp_radius;
+  const double sharp = model_.solver.sharp_radius;
   for (std::size_t k = 0; k < points_.size(); ++k) {
     CompliantContactResult& res = results_[k];
     res = CompliantContactResult{};
@@ -319,8 +319,8 @@ void CompliantSystem::contact_laws(bool derivatives) {
       continue;
     }
     // Normal law.
-    res.radius = equivalent_radius(c.curvature1, c.curvature2, sharp);
-    const NormalGeometry geometry{res.radius};
+    const NormalGeometry geometry = contact_geometry(c, sharp);
+    res.radius = geometry.radius;
     const NormalResult nr = laws.normal->evaluate(delta, -res.u(0), geometry);
     const double n = nr.force;
     res.w(0) = n;

@@ -274,7 +274,7 @@ void Model::validate() {
               "': a moving surface is taken by the compliant formulation only");
   }
   if (compliant && !(solver.compliant.rtol > 0.0 && solver.compliant.atol > 0.0 &&
-                     solver.compliant.max_step >= 0.0 && solver.compliant.sharp_radius > 0.0))
+                     solver.compliant.max_step >= 0.0 && solver.sharp_radius > 0.0))
     invalid("the compliant settings need rtol > 0, atol > 0, max_step >= 0, sharp_radius > 0");
   if (next_shape != static_cast<int>(shapes.size())) {
     invalid("shapes " + std::to_string(next_shape) + ".." + std::to_string(shapes.size()) +

@@ -93,7 +93,7 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   if (auto v = map.get("max_step")) c.max_step = non_negative(r, *v, number(r, *v));
   if (auto v = map.get("jacobian"))
     c.analytic_jacobian = one_of(r, *v, "Jacobian", {"analytic", "difference"}) == "analytic";
-  if (auto v = map.get("sharp_radius")) c.sharp_radius = positive(r, *v, number(r, *v));
+  if (auto v = map.get("sharp_radius")) s.sharp_radius = positive(r, *v, number(r, *v));
   if (auto v = map.get("scheme")) {
     s.scheme = one_of(r, *v, "time-stepping scheme", {"midpoint", "moreau_jean"}) == "midpoint"
                    ? TimeScheme::midpoint

@@ -17,6 +17,7 @@
 
 #include <coulomb/collision/contact_point.hpp>
 #include <coulomb/laws/hertz.hpp>
+#include <coulomb/laws/law.hpp>
 
 namespace coulomb {
 
@@ -30,6 +31,21 @@ namespace coulomb {
 
 /// R* of contact_ellipse [m].
 [[nodiscard]] double equivalent_radius(const Curvature& c1, const Curvature& c2,
+                                       double sharp_radius);
+
+/// The geometry the compliant laws read at a contact point: R* of contact_ellipse and, when the
+/// contact is an ellipse (axis ratio b/a below 1 − 1e-6; nearer to 1 it is taken as a circle), its
+/// semi-axes per √δ and the direction of its major axis on the point's (t1, t2): the eigenvector
+/// of the smaller eigenvalue of the relative curvature tensor K1 + K2 (K_i = Σ d dᵀ/r over the
+/// principal directions of surface i, rounded as above).
+[[nodiscard]] NormalGeometry contact_geometry(const ContactPoint& c, double sharp_radius);
+
+/// The radius of the circular Hertz patch with the area of the elliptic one, in the form
+/// hertz_patch_radius takes (a = (3 N R/(4 E*))^{1/3} = √(A B)): R = (a_f b_f)^{3/2}/√R* for an
+/// ellipse of semi-axes a_f √δ, b_f √δ, R* for a circle; sharp radii rounded by r_s, +inf when
+/// the contact is flat in some direction (no Hertz patch: the nonsmooth formulation's Contensou
+/// laws then take a point contact, as before).
+[[nodiscard]] double patch_area_radius(const Curvature& c1, const Curvature& c2,
                                        double sharp_radius);
 
 }  // namespace coulomb

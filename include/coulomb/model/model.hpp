@@ -126,7 +126,7 @@ enum class Integrator : std::uint8_t {
 [[nodiscard]] const char* to_string(Integrator integrator);
 
 /// Settings of the compliant formulation (scene keys `solver.integrator`, `rtol`, `atol`,
-/// `max_step`, `jacobian`, `sharp_radius`; docs/compliant.md).
+/// `max_step`, `jacobian`; docs/compliant.md).
 struct CompliantSettings {
   Integrator integrator = Integrator::erk;
   double rtol = 1e-8;       ///< relative tolerance of the local error [-]
@@ -135,10 +135,6 @@ struct CompliantSettings {
   /// Newton's Jacobian (implicit integrators): the analytic one of the laws' derivatives (true),
   /// or SUNDIALS' difference quotients (false; `jacobian: difference`).
   bool analytic_jacobian = true;
-  /// Radius given to sharp features (box edges and corners, hull vertices, cylinder and cone rims,
-  /// a cone's apex) and to the points of a face lying on a face, where the curvature the
-  /// narrowphase reports is 0 or flat on flat, for the Hertz-type laws and the Hertz patch [m].
-  double sharp_radius = 1e-3;
 };
 
 /// Solver settings (scene key `solver`): the formulation, the nonsmooth formulation's scheme and
@@ -165,6 +161,11 @@ struct SolverSettings {
   /// does not change the velocities (docs/nonsmooth.md, "position correction").
   bool position_correction = true;
   double position_tolerance = 1e-8;  ///< penetration that triggers the position stage [m]
+  /// Radius given to sharp features (box edges and corners, hull vertices, cylinder and cone rims,
+  /// a cone's apex), where the narrowphase reports a curvature radius of 0, for the Hertz-type
+  /// laws and the Hertz patch of both formulations; in the compliant formulation also to the
+  /// points of a face lying on a face (docs/compliant.md) [m].
+  double sharp_radius = 1e-3;
   CompliantSettings compliant;  ///< the compliant formulation's integrator (formulation compliant)
 };
 
