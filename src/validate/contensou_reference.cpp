@@ -72,40 +72,51 @@ void radial(double px, double py, double ex, double ey, double a, double k, doub
 }  // namespace
 
 PatchResultants hertz_patch(const std::array<double, 2>& v, double omega, double a) {
+  return hertz_patch(v, omega, a, a);
+}
+
+PatchResultants hertz_patch(const std::array<double, 2>& v, double omega, double A, double B) {
   PatchResultants r;
   const double speed = std::hypot(v[0], v[1]);
-  if (omega == 0.0 || speed > 1e12 * a * std::abs(omega)) {
+  if (omega == 0.0 || speed > 1e12 * std::min(A, B) * std::abs(omega)) {
     // Pure sliding: the direction is uniform over the patch.
     if (speed > 0.0) r.t = {v[0] / speed, v[1] / speed};
     return r;
   }
   const double sign = omega > 0.0 ? 1.0 : -1.0;
-  const double px = -v[1] / omega, py = v[0] / omega;  // P = ẑ × v/ω
+  // The instantaneous centre P = ẑ × v/ω, in the coordinates (x/A, y/B) that make the patch the
+  // unit disk: there the pressure is (3/2π) √(1 − ρ²) per unit load (the measure AB dξ dη takes
+  // the 1/(AB)), the slip direction along a ray ξ = P' + ρ e' is ẑ × De'/|De'| (D = diag(A, B)),
+  // and x × that direction is (D P')·(De')/|De'| + ρ |De'|.
+  const double px = -v[1] / omega / A, py = v[0] / omega / B;
   const double dist = std::hypot(px, py);
-  const double k = 3.0 / (2.0 * kPi * a * a * a);
+  const double k = 3.0 / (2.0 * kPi);
   double tx = 0.0, ty = 0.0, m = 0.0;
   auto add = [&](double phi, double weight) {
     const double ex = std::cos(phi), ey = std::sin(phi);
     double i0 = 0.0, i1 = 0.0;
-    radial(px, py, ex, ey, a, k, i0, i1);
-    // ẑ × e = (−e_y, e_x); x·e = P·e + ρ.
-    tx += weight * (-ey) * i0;
-    ty += weight * ex * i0;
-    m += weight * ((px * ex + py * ey) * i0 + i1);
+    radial(px, py, ex, ey, 1.0, k, i0, i1);
+    const double ax = A * ex, ay = B * ey, an = std::hypot(ax, ay);
+    tx += weight * (-ay / an) * i0;
+    ty += weight * (ax / an) * i0;
+    m += weight * ((A * px * ax + B * py * ay) / an * i0 + an * i1);
   };
-  if (dist < a) {
+  if (dist < 1.0) {
     // P inside: every ray meets the edge once; periodic trapezoidal rule. The integrand is
-    // analytic in a strip of half-width β = asinh(√(a²/|P|² − 1)) (where h² = 0 in the complex
-    // plane), so the error falls like exp(−β n): n = 40/β nodes give round-off.
-    const double beta = std::asinh(std::sqrt(std::max(a * a / (dist * dist) - 1.0, 0.0)));
-    const int n = std::clamp(static_cast<int>(std::ceil(40.0 / std::max(beta, 1e-12))), 32, 16384);
+    // analytic in a strip of half-width β = asinh(√(1/|P'|² − 1)) (where h² = 0 in the complex
+    // plane) shrunk by the aspect ratio (|De'| varies with φ), so the error falls like exp(−β n):
+    // n = 40 (A/B)/β nodes give round-off.
+    const double beta = std::asinh(std::sqrt(std::max(1.0 / (dist * dist) - 1.0, 0.0)));
+    const double aspect = std::max(A, B) / std::min(A, B);
+    const int n = std::clamp(static_cast<int>(std::ceil(40.0 * aspect / std::max(beta, 1e-12))),
+                             32, 32768);
     const double w = 2.0 * kPi / n;
     for (int j = 0; j < n; ++j) add(w * j, w);
   } else {
     // P outside (or on the edge): the rays within α of the direction to the centre.
     const double phi0 = std::atan2(-py, -px);
-    const double alpha = std::asin(std::min(1.0, a / dist));
-    const GaussLegendre& g = gauss(dist < 1.05 * a ? 512 : 64);
+    const double alpha = std::asin(std::min(1.0, 1.0 / dist));
+    const GaussLegendre& g = gauss(dist < 1.05 ? 512 : 64);
     for (std::size_t j = 0; j < g.x.size(); ++j) {
       const double psi = 0.5 * kPi * g.x[j];
       add(phi0 + alpha * std::sin(psi), 0.5 * kPi * g.w[j] * alpha * std::cos(psi));
@@ -151,17 +162,28 @@ Derivative rhs(const EllipsoidOnPlane& p, const Vec3& x, const Quat& q, const Ve
     const Eigen::SelfAdjointEigenSolver<Mat3> eig(S);
     // Two largest eigenvalues are the principal curvatures (the third, along the normal, is 0).
     const double k1 = eig.eigenvalues()(1), k2 = eig.eigenvalues()(2);
-    const Curvature body{1.0 / k1, 1.0 / k2, R * eig.eigenvectors().col(1)};
-    const double r_star = hertz_ellipse(body, Curvature{}).radius;
-    const double a = std::cbrt(3.0 * n * r_star / (4.0 * p.e_star));
+    const Vec3 d1 = R * eig.eigenvectors().col(1);  // the smaller curvature: the major axis
+    const Curvature body{1.0 / k1, 1.0 / k2, d1};
+    const HertzEllipse h = hertz_ellipse(body, Curvature{});
+    // The Hertz contact: an ellipse of semi-axes a_f √δ_H, b_f √δ_H (δ_H from N), its major axis
+    // along d1; a circle when b/a is within 1e-6 of 1.
+    const double delta_h = std::cbrt(std::pow(3.0 * n / (4.0 * p.e_star * std::sqrt(h.radius)), 2));
+    const bool ellipse = h.axis_ratio < 1.0 - 1e-6;
+    const double A = ellipse ? h.a_factor * std::sqrt(delta_h)
+                             : std::cbrt(3.0 * n * h.radius / (4.0 * p.e_star));
+    const double B = ellipse ? h.b_factor * std::sqrt(delta_h) : A;
     Vec3 f = n * Vec3::UnitZ();
     double mn = 0.0;
-    if (a > 0.0) {
-      const std::array<double, 2> slip = {vI.x(), vI.y()};
-      const PatchResultants t = hertz_patch(slip, w.z(), a);
+    if (A > 0.0) {
+      // The slip in the ellipse's frame (major, ẑ × major, ẑ).
+      Vec3 major = ellipse ? Vec3(d1.x(), d1.y(), 0.0).normalized() : Vec3::UnitX();
+      const Vec3 minor = Vec3::UnitZ().cross(major);
+      const std::array<double, 2> slip = {vI.dot(major), vI.dot(minor)};
+      const PatchResultants t = hertz_patch(slip, w.z(), A, B);
+      const double a = std::sqrt(A * B);
       const double rho = std::sqrt(slip[0] * slip[0] + slip[1] * slip[1] + std::pow(a * w.z(), 2));
       const double s = std::min(1.0, rho / p.regularization);
-      f += -p.mu * n * s * Vec3(t.t[0], t.t[1], 0.0);
+      f += -p.mu * n * s * (t.t[0] * major + t.t[1] * minor);
       mn = -p.mu * n * s * t.m;
     }
     force += f;

@@ -24,10 +24,13 @@
 // Ω with Euler's equations I Ω̇ = τ_B − Ω × I Ω. Contact with the plane: the lowest point of the
 // ellipsoid p = x − R D² Rᵀ ẑ/|D Rᵀ ẑ| (D = diag of the semi-axes), penetration δ = −p_z, contact
 // point I = p + (δ/2) ẑ (the midpoint of the surface points), normal force N(δ, δ̇) of the scene's
-// Hunt–Crossley law (K, χ: N = K δ^{3/2} (1 + χ δ̇)), slip and spin of the body's point at I, the
-// Hertz patch radius a = (3 N R*/(4 E*))^{1/3}, R* from the ellipsoid's principal curvatures at p
-// (its shape operator) by Hertz's elliptic contact (hertz_ellipse, the one library routine used:
-// Hertz theory, tested against Johnson on its own).
+// Hunt–Crossley law (K, χ: N = K δ^{3/2} (1 + χ δ̇)), slip and spin of the body's point at I, and
+// the Hertz contact of the ellipsoid's principal curvatures at p (its shape operator) on the plane
+// by Hertz's elliptic solution (hertz_ellipse, the one library routine used: Hertz theory, tested
+// against Johnson on its own): an ellipse of semi-axes a_f √δ_H, b_f √δ_H, δ_H = (3N/(4E*√R*))^{2/3},
+// its major axis along the direction of the smaller curvature (a circle of radius
+// (3 N R*/(4 E*))^{1/3} when b/a is within 1e-6 of 1). On the ellipse the angular integral runs in
+// the coordinates (x/A, y/B) that make it the unit disk.
 #include <coulomb/math/types.hpp>
 
 #include <array>
@@ -42,6 +45,10 @@ struct PatchResultants {
   double m = 0.0;
 };
 [[nodiscard]] PatchResultants hertz_patch(const std::array<double, 2>& v, double omega, double a);
+/// The same on the Hertz ellipse of semi-axes A (along x) and B (along y) [m]: pressure
+/// 3/(2π A B) √(1 − x²/A² − y²/B²) per unit load.
+[[nodiscard]] PatchResultants hertz_patch(const std::array<double, 2>& v, double omega, double A,
+                                          double B);
 
 /// F(ε), m(ε) of reference/contensou.md §1 (Hertz pressure, a = 1) from hertz_patch.
 [[nodiscard]] std::array<double, 2> hertz_table(double eps);

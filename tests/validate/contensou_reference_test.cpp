@@ -38,6 +38,41 @@ TEST(ContensouReference, DirectionsAndSymmetries) {
   EXPECT_EQ(slide.m, 0.0);
 }
 
+TEST(ContensouReference, EllipseAgainstBruteForceAndItsLimits) {
+  // An ellipse of semi-axes 2 and 1: the scaled-coordinate rule against a brute-force midpoint
+  // rule on a fine polar grid about the centre (4e6 cells: ~1e-5), and its symmetries: a slip
+  // along an axis gives a force along it; swapping the axes swaps the components.
+  const double A = 2.0, B = 1.0;
+  for (const auto& [v, w] : {std::pair<std::array<double, 2>, double>{{0.7, -0.4}, 0.9},
+                             {{0.2, 0.1}, -1.3}, {{3.0, 1.0}, 0.5}}) {
+    const PatchResultants r = hertz_patch(v, w, A, B);
+    double tx = 0.0, ty = 0.0, m = 0.0;
+    const int nr = 2000, nt = 2000;
+    for (int i = 0; i < nr; ++i) {
+      for (int j = 0; j < nt; ++j) {
+        const double rr = (i + 0.5) / nr, th = 2.0 * M_PI * (j + 0.5) / nt;
+        const double x = A * rr * std::cos(th), y = B * rr * std::sin(th);
+        const double sigma = 3.0 / (2.0 * M_PI * A * B) * std::sqrt(1.0 - rr * rr);
+        const double ux = v[0] - w * y, uy = v[1] + w * x, un = std::hypot(ux, uy);
+        const double dA = A * B * rr / nr * 2.0 * M_PI / nt;
+        tx += sigma * ux / un * dA;
+        ty += sigma * uy / un * dA;
+        m += sigma * (x * uy - y * ux) / un * dA;
+      }
+    }
+    EXPECT_NEAR(r.t[0], tx, 1e-4);
+    EXPECT_NEAR(r.t[1], ty, 1e-4);
+    EXPECT_NEAR(r.m, m, 1e-4);
+  }
+  const PatchResultants along = hertz_patch({0.5, 0.0}, 0.0, A, B);
+  EXPECT_EQ(along.t[1], 0.0);
+  const PatchResultants a = hertz_patch({0.3, 0.2}, 0.7, A, B);
+  const PatchResultants b = hertz_patch({0.2, -0.3}, 0.7, B, A);  // rotated by 90°
+  EXPECT_NEAR(a.t[0], -b.t[1], 1e-12);
+  EXPECT_NEAR(a.t[1], b.t[0], 1e-12);
+  EXPECT_NEAR(a.m, b.m, 1e-12);
+}
+
 TEST(ContensouReference, BallSpinsDownAtTheClosedFormRate) {
   // A ball spinning in place on a Hertz patch: dω/dt = −(15π/32) μ g a/R² (contensou.md §3.2)
   // while aω ≫ v_r, with a from N = m g (the penetration at rest).
