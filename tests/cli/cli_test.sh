@@ -86,4 +86,15 @@ set -e
 [[ $(ls dump | wc -l) == 5 ]] || fail "--dump-problems: expected 5 files, got $(ls dump | wc -l)"
 "$coulomb" fclib dump/step-00000005.hdf5 | grep -q ',converged,' || fail "coulomb fclib on a dumped step"
 
+# The compliant formulation: the same files, the integrator's counts in solver.csv and
+# summary.json, its line in the summary, exit status 0.
+"$coulomb" run "$3/scenes/validation/hertz-impact.yaml" --out compliant | grep -q "^integrator: erk," \
+  || fail "compliant run: no integrator line"
+for f in trajectory.csv contacts.csv energy.csv solver.csv summary.json; do
+  [[ -s compliant/$f ]] || fail "compliant run did not write $f"
+done
+head -1 compliant/solver.csv | grep -q '^time,steps,rejected_steps,rhs_evaluations,' \
+  || fail "compliant solver.csv: $(head -1 compliant/solver.csv)"
+grep -q '"integrator"' compliant/summary.json || fail "compliant summary.json lacks integrator"
+
 echo "cli: all checks passed"
