@@ -569,7 +569,7 @@ int CompliantSystem::jacobian(double t, std::span<const double> y, std::span<dou
       const Eigen::Index oa = kBodySize * static_cast<Eigen::Index>(ja);
       const double inv_m = 1.0 / model_.bodies[static_cast<std::size_t>(body[a])].mass;
       // Maps the 6 rows of a generalised force on body a to its rows (v̇: /m, L̇).
-      auto add_rows = [&](Eigen::Index col, const Eigen::MatrixXd& block) {
+      auto add_rows = [&](Eigen::Index col, const auto& block) {
         J.block(oa + 7, col, 3, block.cols()) += inv_m * block.topRows(3);
         J.block(oa + 10, col, 3, block.cols()) += block.bottomRows(3);
       };
