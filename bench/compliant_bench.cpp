@@ -31,9 +31,7 @@ struct Pair {
 };
 
 const Pair kPairs[] = {
-    {"billiard",
-     1.0,
-     1e-3,
+    {"billiard", 1.0, 1e-3,
      R"(
 gravity: [0, 0, -9.81]
 time: {{end: {end}, step: {step}}}
@@ -50,9 +48,7 @@ bodies:
      "    normal: {law: signorini}\n    friction: {law: coulomb, mu: 0.2}",
      "    normal: {law: hunt_crossley, stiffness: 1.0e9, damping: 5.0}\n"
      "    friction: {law: coulomb, mu: 0.2, regularization: 1.0e-3}"},
-    {"bouncing",
-     1.0,
-     1e-3,
+    {"bouncing", 1.0, 1e-3,
      R"(
 gravity: [0, 0, -9.81]
 time: {{end: {end}, step: {step}}}
@@ -69,9 +65,7 @@ bodies:
      "    normal: {law: signorini, restitution: 0.9}\n    friction: {law: coulomb, mu: 0.3}",
      "    normal: {law: hunt_crossley, stiffness: 1.0e9, restitution: 0.9, impact_velocity: 1.9}\n"
      "    friction: {law: coulomb, mu: 0.3, regularization: 1.0e-3}"},
-    {"contensou-ball",
-     1.0,
-     1e-3,
+    {"contensou-ball", 1.0, 1e-3,
      R"(
 gravity: [0, 0, -9.81]
 time: {{end: {end}, step: {step}}}
@@ -90,10 +84,9 @@ bodies:
      "    normal: {law: signorini}\n    friction: {law: coulomb, mu: 0.2}\n"
      "    contensou: {model: exact}",
      "    normal: {law: hunt_crossley, stiffness: 1.0e9, damping: 5.0}\n"
-     "    friction: {law: coulomb, mu: 0.2}\n    contensou: {model: exact, regularization: 1.0e-3}"},
-    {"sphere-pile",
-     0.5,
-     1e-3,
+     "    friction: {law: coulomb, mu: 0.2}\n    contensou: {model: exact, regularization: "
+     "1.0e-3}"},
+    {"sphere-pile", 0.5, 1e-3,
      R"(
 gravity: [0, 0, -9.81]
 time: {{end: {end}, step: {step}}}
@@ -120,9 +113,10 @@ bodies:
 std::string text(const Pair& p, const char* formulation) {
   const bool compliant = std::string(formulation) != "nonsmooth";
   const std::string solver =
-      compliant ? fmt::format("{{formulation: compliant, integrator: {}, rtol: 1.0e-6, atol: 1.0e-9}}",
-                              formulation)
-                : std::string("{tolerance: 1.0e-10}");
+      compliant
+          ? fmt::format("{{formulation: compliant, integrator: {}, rtol: 1.0e-6, atol: 1.0e-9}}",
+                        formulation)
+          : std::string("{tolerance: 1.0e-10}");
   return fmt::format(fmt::runtime(p.scene), fmt::arg("end", p.end), fmt::arg("step", p.step),
                      fmt::arg("solver", solver),
                      fmt::arg("laws", compliant ? p.compliant_laws : p.nonsmooth_laws));

@@ -204,7 +204,7 @@ class PySimulation {
       s.time = *time;
       s.time_carry = 0.0;  // the compensated time sum starts afresh from the given time
     }
-    s.contacts.clear();  // a new state: no warm start from the old one
+    s.contacts.clear();            // a new state: no warm start from the old one
     s.compliant.contacts.clear();  // nor the anchors of sticking contacts (compliant formulation)
   }
 

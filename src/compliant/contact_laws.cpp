@@ -1,4 +1,5 @@
-// The force laws of the compliant formulation per pair of materials (coulomb/compliant/contact_laws.hpp).
+// The force laws of the compliant formulation per pair of materials
+// (coulomb/compliant/contact_laws.hpp).
 #include <coulomb/compliant/contact_laws.hpp>
 
 #include <coulomb/laws/coulomb.hpp>
@@ -45,9 +46,8 @@ CompliantLaws build_compliant_laws(const ContactSpec& spec, const Material& m1,
   if (spec.pivoting) laws.pivoting = make_pivoting_law(*spec.pivoting);
   if (spec.soft_finger) laws.pivoting = make_soft_finger_law(*spec.soft_finger, mu);
   if (spec.contensou)
-    laws.contensou = make_contensou_law(*spec.contensou, mu, m1, m2,
-                                        spec.rolling_resistance ? &*spec.rolling_resistance
-                                                                : nullptr);
+    laws.contensou = make_contensou_law(
+        *spec.contensou, mu, m1, m2, spec.rolling_resistance ? &*spec.rolling_resistance : nullptr);
   return laws;
 }
 
@@ -72,8 +72,8 @@ CompliantLawTable::CompliantLawTable(const Model& model) {
               ? model.default_contact
               : model.contacts[static_cast<std::size_t>(model.contact_spec_index(a, b))];
       try {
-        laws_.push_back(std::make_unique<CompliantLaws>(
-            build_compliant_laws(spec, material(a), material(b))));
+        laws_.push_back(
+            std::make_unique<CompliantLaws>(build_compliant_laws(spec, material(a), material(b))));
       } catch (const LawError& e) {
         throw std::invalid_argument(fmt::format("contact between '{}' and '{}': {}",
                                                 a < 0 ? "default" : material(a).name,

@@ -230,9 +230,8 @@ struct OdeIntegrator::Impl {
 OdeIntegrator::OdeIntegrator(OdeSystem& system) : impl_(std::make_unique<Impl>(system)) {}
 OdeIntegrator::~OdeIntegrator() = default;
 
-void OdeIntegrator::start(const IntegratorOptions& options, double t0,
-                          std::span<const double> y0, std::span<const int> root_directions,
-                          double first_step) {
+void OdeIntegrator::start(const IntegratorOptions& options, double t0, std::span<const double> y0,
+                          std::span<const int> root_directions, double first_step) {
   Impl& m = *impl_;
   m.error.clear();
   m.nroots = static_cast<int>(root_directions.size());

@@ -26,7 +26,6 @@ constexpr double kStickSpeed = 1e-9;
 // which makes its zero a plateau of noise, far below any physical length.
 constexpr double kGapHysteresis = 1e-12;
 
-
 // Timer adding the wall time of a scope to a counter.
 class Timed {
  public:
@@ -166,7 +165,8 @@ void CompliantSystem::begin_segment(const State& state, std::vector<double>& y) 
   }
   hysteresis_ = kGapHysteresis * extent;
   for (std::size_t k = 0; k < sticks_.size(); ++k)
-    for (int i = 0; i < 3; ++i) y[stick_offset(static_cast<int>(k)) + i] = sticks_[k].elongation_W[i];
+    for (int i = 0; i < 3; ++i)
+      y[stick_offset(static_cast<int>(k)) + i] = sticks_[k].elongation_W[i];
   for (int k = 0; k < kEnergies; ++k) y[energy_offset_ + k] = state.dissipated_by_kind[k];
   // The points present now carry their own roots; the others share the "new point" root.
   evaluate(state.time, y, false);
@@ -214,7 +214,8 @@ void CompliantSystem::unpack(std::span<const double> y, State& state) const {
     state.dissipated_by_kind[static_cast<std::size_t>(k)] = y[energy_offset_ + k];
     total += y[energy_offset_ + k];
   }
-  state.dissipated = total + state.dissipated_by_kind[static_cast<std::size_t>(EnergyKind::correction)];
+  state.dissipated =
+      total + state.dissipated_by_kind[static_cast<std::size_t>(EnergyKind::correction)];
 }
 
 // Bodies at y: pose, velocity, angular momentum and velocity, inverse world inertia.
@@ -257,8 +258,8 @@ void CompliantSystem::collide() {
   points_.clear();
   for (const ShapePair& pair : pairs_) {
     const std::size_t first = points_.size();
-    coulomb::collide(model_.shapes[pair.a].geometry, X_WS_[pair.a],
-                     model_.shapes[pair.b].geometry, X_WS_[pair.b], margin, points_);
+    coulomb::collide(model_.shapes[pair.a].geometry, X_WS_[pair.a], model_.shapes[pair.b].geometry,
+                     X_WS_[pair.b], margin, points_);
     for (std::size_t k = first; k < points_.size(); ++k) {
       ContactPoint& c = points_[k];
       c.shape1 = pair.a;
@@ -267,8 +268,9 @@ void CompliantSystem::collide() {
       c.body2 = model_.shape_body[pair.b];
     }
     const std::size_t count = points_.size() - first;
-    if (count > 1 && laws_.of(model_.bodies[model_.shape_body[pair.a]].material,
-                              model_.bodies[model_.shape_body[pair.b]].material)
+    if (count > 1 && laws_
+                         .of(model_.bodies[model_.shape_body[pair.a]].material,
+                             model_.bodies[model_.shape_body[pair.b]].material)
                          .patch()) {
       ContactPoint merged = points_[first];
       Vec3 p1 = Vec3::Zero(), p2 = Vec3::Zero();
@@ -299,8 +301,7 @@ void CompliantSystem::contact_laws(bool derivatives) {
     const ContactPoint& c = points_[k];
     res.point = c;
     const int b1 = c.body1, b2 = c.body2;
-    const CompliantLaws& laws =
-        laws_.of(model_.bodies[b1].material, model_.bodies[b2].material);
+    const CompliantLaws& laws = laws_.of(model_.bodies[b1].material, model_.bodies[b2].material);
     res.laws = &laws;
     res.stick = find_stick({c.shape1, c.shape2, c.feature});
     res.hybrid = laws.friction && laws.friction->has_stick_branch() && !laws.contensou;
@@ -311,8 +312,8 @@ void CompliantSystem::contact_laws(bool derivatives) {
     const Vec3 vrel = (v_[b2] + w_[b2].cross(res.r2) + model_.bodies[b2].surface_velocity) -
                       (v_[b1] + w_[b1].cross(res.r1) + model_.bodies[b1].surface_velocity);
     const Vec3 wrel = w_[b2] - w_[b1];
-    res.u << vrel.dot(c.n_W), vrel.dot(c.t1_W), vrel.dot(c.t2_W), wrel.dot(c.n_W),
-        wrel.dot(c.t1_W), wrel.dot(c.t2_W);
+    res.u << vrel.dot(c.n_W), vrel.dot(c.t1_W), vrel.dot(c.t2_W), wrel.dot(c.n_W), wrel.dot(c.t1_W),
+        wrel.dot(c.t2_W);
     const double delta = -c.gap;
     if (!(delta > 0.0)) {
       res.status = ContactStatus::separated;
@@ -415,8 +416,9 @@ void CompliantSystem::contact_laws(bool derivatives) {
   }
 }
 
-const std::vector<CompliantContactResult>& CompliantSystem::evaluate(
-    double /*t*/, std::span<const double> y, bool derivatives) {
+const std::vector<CompliantContactResult>& CompliantSystem::evaluate(double /*t*/,
+                                                                     std::span<const double> y,
+                                                                     bool derivatives) {
   bodies(y);
   collide();
   // The sticking contacts' slips (world), projected on each point's tangent plane.
@@ -465,7 +467,8 @@ int CompliantSystem::rhs(double t, std::span<const double> y, std::span<double> 
       force_[c.body1] -= f;
       torque_[c.body1] -= r.r1.cross(f) + m;
     }
-    for (int k = 0; k < kEnergies; ++k) ydot[energy_offset_ + k] += r.power[static_cast<std::size_t>(k)];
+    for (int k = 0; k < kEnergies; ++k)
+      ydot[energy_offset_ + k] += r.power[static_cast<std::size_t>(k)];
     // A sticking contact's slip grows with the sliding velocity.
     if (r.stick >= 0) {
       const Vec3 vt = r.u(1) * c.t1_W + r.u(2) * c.t2_W;

@@ -110,24 +110,25 @@ nlohmann::json integrator_json(const Model& model, const Workspace& ws,
   const IntegratorStatistics& st = ws.report.integrator;
   const CompliantTimes t = engine.times();
   const auto& events = engine.event_counts();
-  return {{"name", to_string(c.integrator)},
-          {"rtol", c.rtol},
-          {"atol", c.atol},
-          {"max_step", c.max_step},
-          {"jacobian", c.analytic_jacobian ? "analytic" : "difference"},
-          {"steps", st.steps},
-          {"rejected_steps", st.rejected_steps},
-          {"rhs_evaluations", st.rhs_evaluations},
-          {"jacobian_evaluations", st.jacobian_evaluations},
-          {"newton_iterations", st.newton_iterations},
-          {"newton_failures", st.newton_failures},
-          {"root_stops", st.root_stops},
-          {"restarts", st.restarts},
-          {"last_step", st.last_step},
-          {"events",
-           {{"onset", events[0]}, {"release", events[1]}, {"stick", events[2]}, {"slip", events[3]}}},
-          {"times_s",
-           {{"rhs", t.rhs}, {"jacobian", t.jacobian}, {"roots", t.roots}, {"total", t.total}}}};
+  return {
+      {"name", to_string(c.integrator)},
+      {"rtol", c.rtol},
+      {"atol", c.atol},
+      {"max_step", c.max_step},
+      {"jacobian", c.analytic_jacobian ? "analytic" : "difference"},
+      {"steps", st.steps},
+      {"rejected_steps", st.rejected_steps},
+      {"rhs_evaluations", st.rhs_evaluations},
+      {"jacobian_evaluations", st.jacobian_evaluations},
+      {"newton_iterations", st.newton_iterations},
+      {"newton_failures", st.newton_failures},
+      {"root_stops", st.root_stops},
+      {"restarts", st.restarts},
+      {"last_step", st.last_step},
+      {"events",
+       {{"onset", events[0]}, {"release", events[1]}, {"stick", events[2]}, {"slip", events[3]}}},
+      {"times_s",
+       {{"rhs", t.rhs}, {"jacobian", t.jacobian}, {"roots", t.roots}, {"total", t.total}}}};
 }
 
 std::string summary(const Model& model, const State& state, const Workspace& ws,
@@ -189,11 +190,10 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
   json by_kind = json::object();
   for (std::size_t k = 0; k < kEnergyKindCount; ++k)
     by_kind[kEnergyKindNames[k]] = state.dissipated_by_kind[k];
-  j["energy"] = {
-      {"kinetic", e.kinetic},          {"potential", e.potential}, {"elastic", e.elastic},
-      {"dissipated", state.dissipated},
-      {"dissipated_by_kind", by_kind}, {"total", total},           {"initial_total", initial_total},
-      {"drift", total - initial_total}};
+  j["energy"] = {{"kinetic", e.kinetic},           {"potential", e.potential},
+                 {"elastic", e.elastic},           {"dissipated", state.dissipated},
+                 {"dissipated_by_kind", by_kind},  {"total", total},
+                 {"initial_total", initial_total}, {"drift", total - initial_total}};
   json bodies = json::array();
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const Quat& q = state.q_WB[b];

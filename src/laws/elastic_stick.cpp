@@ -64,8 +64,9 @@ TangentialResult ElasticStickLaw::evaluate(const TangentialInput& in,
   };
   // Slipping branch: still slipping in the same half-plane of directions and fast enough (or
   // held there by the compliant formulation until its switching event).
-  if (in.hold_branch ? !memory.sticking
-                     : !memory.sticking && v.dot(memory.previous_slip) >= 0.0 && speed > threshold_) {
+  if (in.hold_branch
+          ? !memory.sticking
+          : !memory.sticking && v.dot(memory.previous_slip) >= 0.0 && speed > threshold_) {
     slip();
     return r;
   }

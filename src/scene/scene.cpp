@@ -86,7 +86,9 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   CompliantSettings& c = s.compliant;
   if (auto v = map.get("integrator")) {
     const std::string name = one_of(r, *v, "integrator", {"erk", "dirk", "bdf"});
-    c.integrator = name == "erk" ? Integrator::erk : name == "dirk" ? Integrator::dirk : Integrator::bdf;
+    c.integrator = name == "erk"    ? Integrator::erk
+                   : name == "dirk" ? Integrator::dirk
+                                    : Integrator::bdf;
   }
   if (auto v = map.get("rtol")) c.rtol = positive(r, *v, number(r, *v));
   if (auto v = map.get("atol")) c.atol = positive(r, *v, number(r, *v));

@@ -19,10 +19,19 @@ namespace {
 
 const std::vector<std::string> kShapeTypes = {"plane",    "sphere",    "box",  "capsule",
                                               "cylinder", "ellipsoid", "cone", "convex"};
-const std::vector<std::string> kBodyKeys = {
-    "name",    "fixed",          "material", "shapes",      "mass",     "density",
-    "inertia", "center_of_mass", "position", "orientation", "velocity", "angular_velocity",
-    "surface_velocity"};
+const std::vector<std::string> kBodyKeys = {"name",
+                                            "fixed",
+                                            "material",
+                                            "shapes",
+                                            "mass",
+                                            "density",
+                                            "inertia",
+                                            "center_of_mass",
+                                            "position",
+                                            "orientation",
+                                            "velocity",
+                                            "angular_velocity",
+                                            "surface_velocity"};
 
 }  // namespace
 
@@ -340,8 +349,8 @@ void read_springs(const Reporter& r, const Field& f, Model& m) {
                                  best.empty() ? "" : " (did you mean '" + best + "'?)"));
     }
     if (m.bodies[static_cast<std::size_t>(spring.body)].fixed)
-      r.fail(body_f, fmt::format("{}: body '{}' is fixed; a spring pulls a free body", body_f.path,
-                                 name));
+      r.fail(body_f,
+             fmt::format("{}: body '{}' is fixed; a spring pulls a free body", body_f.path, name));
     if (auto v = map.get("point")) spring.point_B = bounded_vec3(r, *v, kMaxPosition, "m");
     spring.anchor_W = bounded_vec3(r, map.require("anchor"), kMaxPosition, "m");
     const Field k = map.require("stiffness");

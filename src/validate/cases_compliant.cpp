@@ -102,8 +102,10 @@ std::vector<Check> hertz_impact(const CaseContext&) {
                  fmt::format("samples every h = {:g} s miss the peak by at most (pi h/T)^2/2 = "
                              "{:.1e}",
                              h, 0.5 * std::pow(kPi * h / duration, 2))),
-      make_check("restitution (separation / approach speed) [-]", "1: Hertz's law stores and "
-                 "returns all the energy", v_after / v, 1.0, true, 1e-6, "the issue's 1e-6"),
+      make_check("restitution (separation / approach speed) [-]",
+                 "1: Hertz's law stores and "
+                 "returns all the energy",
+                 v_after / v, 1.0, true, 1e-6, "the issue's 1e-6"),
       make_check("energy after the impact, relative [-]", "E0 (kinetic + elastic + dissipated)",
                  total_energy(s) / e0, 1.0, true, 1e-6, "the issue's 1e-6"),
       make_check("largest energy error during the run, relative [-]",
@@ -139,9 +141,9 @@ double hunt_crossley_exact_restitution(double x) {
 
 std::vector<Check> hunt_crossley_restitution(const CaseContext& ctx) {
   std::vector<Check> checks;
-  const std::vector<double> targets = ctx.quick ? std::vector<double>{0.3, 0.7, 0.95}
-                                                : std::vector<double>{0.3, 0.4, 0.5, 0.6, 0.7,
-                                                                      0.8, 0.9, 0.95};
+  const std::vector<double> targets =
+      ctx.quick ? std::vector<double>{0.3, 0.7, 0.95}
+                : std::vector<double>{0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95};
   double worst_exact = 0.0, worst_flores = 0.0, worst_hc = 0.0;
   double at_exact = 0.0, at_flores = 0.0, at_hc = 0.0;
   for (const char* relation : {"flores", "hunt_crossley"}) {
@@ -156,9 +158,10 @@ std::vector<Check> hunt_crossley_restitution(const CaseContext& ctx) {
       run_to(s, s.model().end_time, [](const StepReport&) {});
       (void)first_contact(engine(s));  // it closed and opened again
       const double measured = s.state().v_WC[ball].z() / v_in;
-      const double chi = hunt_crossley_damping(e, v_in, std::string(relation) == "flores"
-                                                            ? RestitutionRelation::flores
-                                                            : RestitutionRelation::hunt_crossley);
+      const double chi = hunt_crossley_damping(e, v_in,
+                                               std::string(relation) == "flores"
+                                                   ? RestitutionRelation::flores
+                                                   : RestitutionRelation::hunt_crossley);
       const double exact = hunt_crossley_exact_restitution(chi * v_in);
       const double err_exact = std::abs(measured - exact);
       if (err_exact > worst_exact) {
@@ -344,7 +347,7 @@ double travel(const Track& t) {
 
 struct ModelBound {
   const char* model;
-  double tolerance;    // on the largest position difference [m]
+  double tolerance;  // on the largest position difference [m]
   const char* reason;
 };
 
@@ -398,7 +401,9 @@ std::vector<Check> kudra(const std::string& file, const CaseContext& ctx, bool n
 
 }  // namespace
 
-std::vector<Check> kudra_ball(const CaseContext& ctx) { return kudra("kudra-ball.yaml", ctx, true); }
+std::vector<Check> kudra_ball(const CaseContext& ctx) {
+  return kudra("kudra-ball.yaml", ctx, true);
+}
 std::vector<Check> kudra_ellipsoid(const CaseContext& ctx) {
   return kudra("kudra-ellipsoid.yaml", ctx, false);
 }
@@ -422,12 +427,11 @@ std::vector<Check> belt_stick_slip(const CaseContext& ctx) {
     Sim s = load_edited("belt-stick-slip.yaml", [&](Scene& scene) {
       scene.model.end_time = end;
       if (stribeck)
-        scene.model.contacts.front().friction =
-            LawSpec{"stribeck",
-                    {{"mu_s", 0.5}, {"mu_k", 0.3}, {"stribeck_velocity", 0.02},
-                     {"regularization", 1e-4}},
-                    {},
-                    {}};
+        scene.model.contacts.front().friction = LawSpec{
+            "stribeck",
+            {{"mu_s", 0.5}, {"mu_k", 0.3}, {"stribeck_velocity", 0.02}, {"regularization", 1e-4}},
+            {},
+            {}};
     });
     const int b = body(s.model(), "block");
     run_to(s, end, [&](const StepReport&) {
@@ -472,8 +476,8 @@ std::vector<Check> belt_stick_slip(const CaseContext& ctx) {
   const double p0 = crossings[crossings.size() - 2] - crossings[crossings.size() - 3];
   return {
       make_check("limit cycle period (between the last two slips) [s]",
-                 "2 Delta/V + (2 pi - 2 phi0)/w, Coulomb with a rigid stick", t2 - t1, period,
-                 true, 1e-3,
+                 "2 Delta/V + (2 pi - 2 phi0)/w, Coulomb with a rigid stick", t2 - t1, period, true,
+                 1e-3,
                  fmt::format("the stick spring K_t = {:g} N/m lets the block lag the belt by "
                              "k V/K_t = {:.0e} m/s while it sticks, and rings at the switches "
                              "(C_t damps it): measured within 2e-4",
@@ -527,8 +531,8 @@ std::vector<Check> pivoting_decay_compliant(const CaseContext& ctx) {
                  (w_a - w_b) / (0.5 * t_stop), rate, true, 1e-6,
                  "the moment sits on h N (N = m g at rest; the lever arm does not enter): the "
                  "integrator's tolerance"),
-      make_check("time w reaches w_r [s]", "(w0 - w_r)/rate", t_r, (w0 - w_r) / rate, false,
-                 1e-6, "from the last sample above w_r along the linear decay; rtol 1e-10"),
+      make_check("time w reaches w_r [s]", "(w0 - w_r)/rate", t_r, (w0 - w_r) / rate, false, 1e-6,
+                 "from the last sample above w_r along the linear decay; rtol 1e-10"),
       make_check("stop time against the nonsmooth closed form w0/rate [s]", "w0/rate (nonsmooth)",
                  t_r, t_stop, false, w_r / rate + 1e-6,
                  "the regularisation's error: the last w_r decays exponentially (w_r/rate)"),
@@ -570,11 +574,12 @@ std::vector<Check> rolling_resistance_compliant(const CaseContext& ctx) {
                  (v_a - v_b) / (0.5 * t_stop), decel, true, 1e-4,
                  "the rolling moment k N about the contact point; the normal compliance moves it "
                  "by delta/2 (delta/R ~ 2e-5) and the regularised Coulomb slip creeps (1e-6)"),
-      make_check("time the rolling speed reaches w_r R [s]", "(v0 - w_r R)/decel, nonsmooth "
-                 "t_stop = 7 R v0/(5 g k) less the regularisation", t_r,
-                 (v0 - v_r) / decel, true, 1e-4, "as the deceleration"),
-      make_check("distance travelled [m]", "7 R v0^2/(10 g k) (nonsmooth closed form)",
-                 x_end - x0, distance, false, 1e-4 * distance + v_r * v_r / decel,
+      make_check("time the rolling speed reaches w_r R [s]",
+                 "(v0 - w_r R)/decel, nonsmooth "
+                 "t_stop = 7 R v0/(5 g k) less the regularisation",
+                 t_r, (v0 - v_r) / decel, true, 1e-4, "as the deceleration"),
+      make_check("distance travelled [m]", "7 R v0^2/(10 g k) (nonsmooth closed form)", x_end - x0,
+                 distance, false, 1e-4 * distance + v_r * v_r / decel,
                  "as the deceleration, and the regularised tail (at most (w_r R)^2/decel)"),
       make_check("energy dissipated by the rolling law, relative to the initial kinetic energy [-]",
                  "all of it (the slip is regularised creep)", dissipated_rolling / e0, 1.0, true,
@@ -602,14 +607,18 @@ std::vector<Check> compliant_energy_audit(const CaseContext& ctx) {
        {{LawSection::normal, spec("hertz", {})},
         {LawSection::friction, spec("regularized", {{"mu", 0.3}, {"regularization", 1e-3}})}}},
       {"hunt_crossley + stribeck",
-       {{LawSection::normal, spec("hunt_crossley", {{"restitution", 0.6}, {"impact_velocity", 0.3}})},
-        {LawSection::friction, spec("stribeck", {{"mu_s", 0.5}, {"mu_k", 0.3},
+       {{LawSection::normal,
+         spec("hunt_crossley", {{"restitution", 0.6}, {"impact_velocity", 0.3}})},
+        {LawSection::friction, spec("stribeck", {{"mu_s", 0.5},
+                                                 {"mu_k", 0.3},
                                                  {"stribeck_velocity", 0.01},
-                                                 {"regularization", 1e-3}, {"viscous", 0.1}})}}},
+                                                 {"regularization", 1e-3},
+                                                 {"viscous", 0.1}})}}},
       {"dis_choc + elastic_stick",
        {{LawSection::normal, spec("dis_choc", {{"stiffness", 2e5}, {"damping", 20}})},
-        {LawSection::friction, spec("elastic_stick", {{"mu_s", 0.4}, {"mu_k", 0.3},
-                                                      {"stiffness", 1e4}, {"damping", 10}})}}},
+        {LawSection::friction,
+         spec("elastic_stick",
+              {{"mu_s", 0.4}, {"mu_k", 0.3}, {"stiffness", 1e4}, {"damping", 10}})}}},
       {"tsuji + coulomb + rolling + pivoting",
        {{LawSection::normal, spec("tsuji", {{"damping", 2}})},
         {LawSection::friction, spec("coulomb", {{"mu", 0.3}, {"regularization", 1e-3}})},
@@ -618,11 +627,13 @@ std::vector<Check> compliant_energy_audit(const CaseContext& ctx) {
       {"hunt_crossley + coulomb + soft_finger",
        {{LawSection::normal, spec("hunt_crossley", {{"damping", 2}})},
         {LawSection::friction, spec("coulomb", {{"mu", 0.3}, {"regularization", 1e-3}})},
-        {LawSection::soft_finger, spec("soft_finger", {{"radius", 2e-3}, {"regularization", 0.05}})}}},
+        {LawSection::soft_finger,
+         spec("soft_finger", {{"radius", 2e-3}, {"regularization", 0.05}})}}},
       {"hertz + contensou pade22 + rolling_resistance",
        {{LawSection::normal, spec("hertz", {})},
         {LawSection::friction, spec("coulomb", {{"mu", 0.3}})},
-        {LawSection::contensou, spec("contensou", {{"regularization", 1e-3}}, {{"model", "pade22"}})},
+        {LawSection::contensou,
+         spec("contensou", {{"regularization", 1e-3}}, {{"model", "pade22"}})},
         {LawSection::rolling_resistance,
          spec("rolling_resistance", {{"kappa", 0.2}, {"regularization", 0.05}})}}},
   };

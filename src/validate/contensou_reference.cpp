@@ -108,8 +108,8 @@ PatchResultants hertz_patch(const std::array<double, 2>& v, double omega, double
     // n = 40 (A/B)/β nodes give round-off.
     const double beta = std::asinh(std::sqrt(std::max(1.0 / (dist * dist) - 1.0, 0.0)));
     const double aspect = std::max(A, B) / std::min(A, B);
-    const int n = std::clamp(static_cast<int>(std::ceil(40.0 * aspect / std::max(beta, 1e-12))),
-                             32, 32768);
+    const int n =
+        std::clamp(static_cast<int>(std::ceil(40.0 * aspect / std::max(beta, 1e-12))), 32, 32768);
     const double w = 2.0 * kPi / n;
     for (int j = 0; j < n; ++j) add(w * j, w);
   } else {
@@ -151,14 +151,15 @@ Derivative rhs(const EllipsoidOnPlane& p, const Vec3& x, const Quat& q, const Ve
     const Vec3 r = I - x;
     const Vec3 vI = v + w.cross(r);
     const double rate = -(v + w.cross(point - x)).z();
-    const double n = std::max(0.0, p.stiffness * delta * std::sqrt(delta) * (1.0 + p.damping * rate));
+    const double n =
+        std::max(0.0, p.stiffness * delta * std::sqrt(delta) * (1.0 + p.damping * rate));
     // Principal curvatures at p_B: the shape operator P D⁻² P / |D⁻² p| on the tangent plane.
     const Vec3 g = p_B.cwiseQuotient(D.cwiseProduct(D));
     const Vec3 nrm = g / g.norm();
     const Mat3 P = Mat3::Identity() - nrm * nrm.transpose();
-    const Mat3 S = P * Vec3(1.0 / (D.x() * D.x()), 1.0 / (D.y() * D.y()), 1.0 / (D.z() * D.z()))
-                           .asDiagonal() *
-                   P / g.norm();
+    const Mat3 S =
+        P * Vec3(1.0 / (D.x() * D.x()), 1.0 / (D.y() * D.y()), 1.0 / (D.z() * D.z())).asDiagonal() *
+        P / g.norm();
     const Eigen::SelfAdjointEigenSolver<Mat3> eig(S);
     // Two largest eigenvalues are the principal curvatures (the third, along the normal, is 0).
     const double k1 = eig.eigenvalues()(1), k2 = eig.eigenvalues()(2);

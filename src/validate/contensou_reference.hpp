@@ -27,10 +27,10 @@
 // Hunt–Crossley law (K, χ: N = K δ^{3/2} (1 + χ δ̇)), slip and spin of the body's point at I, and
 // the Hertz contact of the ellipsoid's principal curvatures at p (its shape operator) on the plane
 // by Hertz's elliptic solution (hertz_ellipse, the one library routine used: Hertz theory, tested
-// against Johnson on its own): an ellipse of semi-axes a_f √δ_H, b_f √δ_H, δ_H = (3N/(4E*√R*))^{2/3},
-// its major axis along the direction of the smaller curvature (a circle of radius
-// (3 N R*/(4 E*))^{1/3} when b/a is within 1e-6 of 1). On the ellipse the angular integral runs in
-// the coordinates (x/A, y/B) that make it the unit disk.
+// against Johnson on its own): an ellipse of semi-axes a_f √δ_H, b_f √δ_H, δ_H =
+// (3N/(4E*√R*))^{2/3}, its major axis along the direction of the smaller curvature (a circle of
+// radius (3 N R*/(4 E*))^{1/3} when b/a is within 1e-6 of 1). On the ellipse the angular integral
+// runs in the coordinates (x/A, y/B) that make it the unit disk.
 #include <coulomb/math/types.hpp>
 
 #include <array>
@@ -87,8 +87,8 @@ struct Derivative {
   Vec3 dx, dv, dOmega;
   Quat dq;
 };
-[[nodiscard]] Derivative rhs(const EllipsoidOnPlane& p, const Vec3& x, const Quat& q,
-                             const Vec3& v, const Vec3& Omega);
+[[nodiscard]] Derivative rhs(const EllipsoidOnPlane& p, const Vec3& x, const Quat& q, const Vec3& v,
+                             const Vec3& Omega);
 
 template <class Sample>
 void integrate(const EllipsoidOnPlane& p, BodyState& s, double end, double h, int every,
@@ -106,8 +106,8 @@ void integrate(const EllipsoidOnPlane& p, BodyState& s, double end, double h, in
                               s.v + 0.5 * h * k1.dv, Omega + 0.5 * h * k1.dOmega);
     const Derivative k3 = rhs(p, s.x + 0.5 * h * k2.dx, add(s.q, k2.dq, 0.5 * h),
                               s.v + 0.5 * h * k2.dv, Omega + 0.5 * h * k2.dOmega);
-    const Derivative k4 = rhs(p, s.x + h * k3.dx, add(s.q, k3.dq, h), s.v + h * k3.dv,
-                              Omega + h * k3.dOmega);
+    const Derivative k4 =
+        rhs(p, s.x + h * k3.dx, add(s.q, k3.dq, h), s.v + h * k3.dv, Omega + h * k3.dOmega);
     s.x += h / 6.0 * (k1.dx + 2.0 * k2.dx + 2.0 * k3.dx + k4.dx);
     s.v += h / 6.0 * (k1.dv + 2.0 * k2.dv + 2.0 * k3.dv + k4.dv);
     Omega += h / 6.0 * (k1.dOmega + 2.0 * k2.dOmega + 2.0 * k3.dOmega + k4.dOmega);

@@ -152,9 +152,9 @@ const StepReport& Simulation::step_compliant() {
   r.non_finite_body = -1;
   r.non_finite_quantity = StateQuantity::none;
   for (std::size_t b = 0; b < state_.x_WC.size() && r.finite; ++b) {
-    const StateQuantity bad = !state_.x_WC[b].allFinite()         ? StateQuantity::position
+    const StateQuantity bad = !state_.x_WC[b].allFinite()            ? StateQuantity::position
                               : !state_.q_WB[b].coeffs().allFinite() ? StateQuantity::orientation
-                              : !state_.v_WC[b].allFinite()         ? StateQuantity::velocity
+                              : !state_.v_WC[b].allFinite()          ? StateQuantity::velocity
                               : !state_.w_W[b].allFinite() ? StateQuantity::angular_velocity
                                                            : StateQuantity::none;
     if (bad != StateQuantity::none) {

@@ -59,8 +59,7 @@ springs:
   CompliantSystem system(scene.model, laws);
   std::vector<double> y;
   system.begin_segment(scene.state, y);
-  std::vector<double> ydot(y.size()), jac(y.size() * y.size()),
-      g(system.root_directions().size());
+  std::vector<double> ydot(y.size()), jac(y.size() * y.size()), g(system.root_directions().size());
   // Warm: every buffer at its size.
   for (int i = 0; i < 3; ++i) {
     ASSERT_EQ(system.rhs(0.0, y, ydot), 0);

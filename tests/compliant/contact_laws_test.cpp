@@ -1,5 +1,6 @@
-// The compliant formulation's force laws per pair of materials (coulomb/compliant/contact_laws.hpp):
-// every section built, the default contact for pairs without an entry, and the laws it refuses.
+// The compliant formulation's force laws per pair of materials
+// (coulomb/compliant/contact_laws.hpp): every section built, the default contact for pairs without
+// an entry, and the laws it refuses.
 #include <coulomb/compliant/contact_laws.hpp>
 #include <coulomb/laws/coulomb.hpp>
 #include <coulomb/scene/scene.hpp>

@@ -28,14 +28,18 @@ double total_energy(const Simulation& s) {
 std::string drop(const std::string& normal, const std::string& integrator, double height,
                  double end) {
   return R"(
-time: {end: )" + std::to_string(end) + R"(, step: 1.0e-3}
-solver: {formulation: compliant, integrator: )" + integrator + R"(, rtol: 1.0e-9, atol: 1.0e-12}
+time: {end: )" +
+         std::to_string(end) + R"(, step: 1.0e-3}
+solver: {formulation: compliant, integrator: )" +
+         integrator + R"(, rtol: 1.0e-9, atol: 1.0e-12}
 materials: [{name: steel, young_modulus: 2.0e11, poisson_ratio: 0.3}]
-contacts: [{between: [steel, steel], normal: )" + normal + R"(}]
+contacts: [{between: [steel, steel], normal: )" +
+         normal + R"(}]
 bodies:
   - {name: ground, fixed: true, material: steel, shapes: [{type: plane}]}
   - {name: ball, material: steel, mass: 1.0, shapes: [{type: sphere, radius: 0.01}],
-     position: [0, 0, )" + std::to_string(0.01 + height) + R"(]}
+     position: [0, 0, )" +
+         std::to_string(0.01 + height) + R"(]}
 )";
 }
 
@@ -53,7 +57,8 @@ TEST(CompliantEngine, DampedBallSettlesAtTheStaticIndentation) {
   // ½ k δ².
   EXPECT_NEAR(total_energy(s), e0, 1e-6 * e0);
   EXPECT_GT(s.state().dissipated_by_kind[static_cast<std::size_t>(EnergyKind::normal)], 0.0);
-  EXPECT_NEAR(s.state().compliant.elastic, 0.5 * 1.0e6 * delta * delta, 1e-6 * 0.5 * 1e6 * delta * delta);
+  EXPECT_NEAR(s.state().compliant.elastic, 0.5 * 1.0e6 * delta * delta,
+              1e-6 * 0.5 * 1e6 * delta * delta);
   // The integrator's statistics reach the workspace's report.
   EXPECT_GT(s.workspace().report.integrator.steps, 0);
   EXPECT_GT(s.workspace().report.integrator.jacobian_evaluations, 0);
@@ -147,8 +152,8 @@ bodies:
   - {name: ball, material: steel, mass: 1.0, inertia: [100, 100, 100],
      shapes: [{type: sphere, radius: 0.01}], position: [0, 0, 0.00999]}
 springs:
-  - {body: ball, anchor: [)" + std::to_string(d) + R"(, 0, 0.00999], stiffness: )" +
-         std::to_string(k) + R"(}
+  - {body: ball, anchor: [)" +
+         std::to_string(d) + R"(, 0, 0.00999], stiffness: )" + std::to_string(k) + R"(}
 )";
 }
 

@@ -36,7 +36,8 @@ TEST(CompliantGeometry, SharpFeaturesAreRoundedBySharpRadius) {
   EXPECT_NEAR(equivalent_radius(Curvature{0.0, kInf, Vec3::UnitX()}, Curvature{}, kSharp), kSharp,
               1e-15);
   // A cylinder rim (0 across, R along) on a plane: an elliptic contact of radii r_s and R.
-  const HertzEllipse rim = contact_ellipse(Curvature{0.0, 0.05, Vec3::UnitX()}, Curvature{}, kSharp);
+  const HertzEllipse rim =
+      contact_ellipse(Curvature{0.0, 0.05, Vec3::UnitX()}, Curvature{}, kSharp);
   const HertzEllipse ref = hertz_ellipse(Curvature{kSharp, 0.05, Vec3::UnitX()}, Curvature{});
   EXPECT_EQ(rim.radius, ref.radius);
   EXPECT_GT(rim.eccentricity, 0.9);

@@ -44,8 +44,8 @@ Lambda oscillator(double w) {
     d[1] = -w * w * y[0];
   };
   s.jac = [w](double, std::span<const double>, std::span<double> j) {
-    j[2] = 1.0;       // (0, 1)
-    j[1] = -w * w;    // (1, 0)
+    j[2] = 1.0;     // (0, 1)
+    j[1] = -w * w;  // (1, 0)
   };
   s.g = [](double, std::span<const double>, std::span<double>) {};
   return s;
@@ -150,8 +150,8 @@ TEST(OdeIntegrator, RootDirectionSelectsTheCrossing) {
   OdeIntegrator integrator(s);
   std::vector<double> y = {0.0};
   const std::vector<int> up = {1};
-  integrator.start({Integrator::erk, 1e-11, 1e-13, 0.0, true}, 0.5, std::vector<double>{std::sin(0.5)},
-                   up, 0.0);
+  integrator.start({Integrator::erk, 1e-11, 1e-13, 0.0, true}, 0.5,
+                   std::vector<double>{std::sin(0.5)}, up, 0.0);
   double t = 0.0;
   ASSERT_EQ(integrator.advance(10.0, y, t), OdeIntegrator::Outcome::root);
   EXPECT_NEAR(t, 2.0 * kPi, 1e-9);

@@ -23,7 +23,8 @@ materials:
   - {name: steel, young_modulus: 2.0e11, poisson_ratio: 0.3}
 contacts:
   - between: [steel, steel]
-)" + laws + R"(
+)" + laws +
+         R"(
 bodies:
   - {name: ground, fixed: true, material: steel, shapes: [{type: plane}]}
   - name: ball
@@ -103,7 +104,7 @@ TEST(CompliantSystem, LayoutAndRoundTrip) {
 
 TEST(CompliantSystem, FreeBodyAndGravity) {
   // Far above the plane: no contact. ẋ = v, v̇ = g, L̇ = 0, q̇ = ½ (0, ω) ⊗ q.
-  Fixture fx(ball_on_plane("    normal: {law: hertz}", "    \n") );
+  Fixture fx(ball_on_plane("    normal: {law: hertz}", "    \n"));
   fx.y[2] = 1.0;  // z of the ball
   const std::vector<double> d = fx.f(fx.y);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(d[i], fx.y[7 + i]);
@@ -237,18 +238,19 @@ springs:
 
 TEST(CompliantSystem, JacobianOfAStickingElasticStick) {
   // DIS_CHOC elastic stick held in its stick branch: ∂f/∂s (the spring) and ∂ṡ/∂(v, L).
-  Fixture probe(ball_on_plane("    normal: {law: dis_choc, stiffness: 1.0e7}\n"
-                              "    friction: {law: elastic_stick, mu: 0.5, stiffness: 2.0e5, "
-                              "damping: 30}"));
+  Fixture probe(
+      ball_on_plane("    normal: {law: dis_choc, stiffness: 1.0e7}\n"
+                    "    friction: {law: elastic_stick, mu: 0.5, stiffness: 2.0e5, "
+                    "damping: 30}"));
   ASSERT_EQ(probe.system.contacts().size(), 1u);
   const ContactPoint& c = probe.system.contacts()[0].point;
   State state = probe.scene.state;
-  state.compliant.contacts = {{{c.shape1, c.shape2, c.feature},
-                               Vec3(0.4, -0.3, 0.0),
-                               Vec3(1e-5, 2e-5, 0.0)}};
-  Fixture fx(ball_on_plane("    normal: {law: dis_choc, stiffness: 1.0e7}\n"
-                           "    friction: {law: elastic_stick, mu: 0.5, stiffness: 2.0e5, "
-                           "damping: 30}"));
+  state.compliant.contacts = {
+      {{c.shape1, c.shape2, c.feature}, Vec3(0.4, -0.3, 0.0), Vec3(1e-5, 2e-5, 0.0)}};
+  Fixture fx(
+      ball_on_plane("    normal: {law: dis_choc, stiffness: 1.0e7}\n"
+                    "    friction: {law: elastic_stick, mu: 0.5, stiffness: 2.0e5, "
+                    "damping: 30}"));
   fx.system.begin_segment(state, fx.y);
   ASSERT_EQ(fx.system.size(), 13u + 3u + 4u);
   ASSERT_EQ(fx.system.contacts()[0].stick, 0);

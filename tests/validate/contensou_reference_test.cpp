@@ -12,9 +12,12 @@ namespace {
 
 TEST(ContensouReference, QuadratureReproducesTheReferenceTable) {
   // reference/contensou.md §1, Hertz columns (12 digits; 10 at ε = 10).
-  const double table[7][3] = {{0, 0, 0.589048622548},        {0.25, 0.289922368910, 0.553095947832},
-                              {0.5, 0.552233083639, 0.455592294002}, {1, 0.883572933822, 0.220893233456},
-                              {2, 0.974278579257, 0.101909332919},   {4, 0.993707402084, 0.0502267870948},
+  const double table[7][3] = {{0, 0, 0.589048622548},
+                              {0.25, 0.289922368910, 0.553095947832},
+                              {0.5, 0.552233083639, 0.455592294002},
+                              {1, 0.883572933822, 0.220893233456},
+                              {2, 0.974278579257, 0.101909332919},
+                              {4, 0.993707402084, 0.0502267870948},
                               {10, 0.9989989256, 0.02001432156}};
   for (const auto& row : table) {
     const std::array<double, 2> fm = hertz_table(row[0]);
@@ -44,7 +47,8 @@ TEST(ContensouReference, EllipseAgainstBruteForceAndItsLimits) {
   // along an axis gives a force along it; swapping the axes swaps the components.
   const double A = 2.0, B = 1.0;
   for (const auto& [v, w] : {std::pair<std::array<double, 2>, double>{{0.7, -0.4}, 0.9},
-                             {{0.2, 0.1}, -1.3}, {{3.0, 1.0}, 0.5}}) {
+                             {{0.2, 0.1}, -1.3},
+                             {{3.0, 1.0}, 0.5}}) {
     const PatchResultants r = hertz_patch(v, w, A, B);
     double tx = 0.0, ty = 0.0, m = 0.0;
     const int nr = 2000, nt = 2000;

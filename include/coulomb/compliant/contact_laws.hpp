@@ -54,8 +54,8 @@ class CompliantLawTable {
  private:
   [[nodiscard]] int index(int m) const { return m < 0 ? count_ : m; }
   int count_ = 0;
-  std::vector<std::size_t> pair_;                        ///< (nm+1)² index into laws_
-  std::vector<std::unique_ptr<CompliantLaws>> laws_;     ///< one per unordered pair used
+  std::vector<std::size_t> pair_;                     ///< (nm+1)² index into laws_
+  std::vector<std::unique_ptr<CompliantLaws>> laws_;  ///< one per unordered pair used
 };
 
 }  // namespace coulomb

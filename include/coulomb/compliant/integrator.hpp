@@ -64,9 +64,9 @@ struct IntegratorOptions {
 
 /// Counts over the run (all restarts together).
 struct IntegratorStatistics {
-  std::int64_t steps = 0;              ///< accepted steps
-  std::int64_t rejected_steps = 0;     ///< steps rejected by the error test
-  std::int64_t rhs_evaluations = 0;    ///< evaluations of f (difference-quotient Jacobians included)
+  std::int64_t steps = 0;            ///< accepted steps
+  std::int64_t rejected_steps = 0;   ///< steps rejected by the error test
+  std::int64_t rhs_evaluations = 0;  ///< evaluations of f (difference-quotient Jacobians included)
   std::int64_t jacobian_evaluations = 0;
   std::int64_t newton_iterations = 0;  ///< nonlinear (Newton) iterations of the implicit methods
   std::int64_t newton_failures = 0;    ///< Newton convergence failures (the step is retried)

@@ -84,24 +84,25 @@ using Mat6 = Eigen::Matrix<double, 6, 6>;
 
 /// A contact point evaluated at one state: geometry, kinematics and the laws' answers.
 struct CompliantContactResult {
-  ContactPoint point;                ///< narrowphase point (bodies, shapes, frame, gap, curvatures)
+  ContactPoint point;  ///< narrowphase point (bodies, shapes, frame, gap, curvatures)
   const CompliantLaws* laws = nullptr;
-  std::int32_t stick = -1;           ///< index of its sticking entry (State::compliant.contacts)
-  Vec3 r1 = Vec3::Zero();            ///< I − x1 [m]
-  Vec3 r2 = Vec3::Zero();            ///< I − x2 [m]
-  Vec6 u = Vec6::Zero();             ///< (v_n, v_t1, v_t2, ω_n, ω_t1, ω_t2) [m/s, rad/s]
-  Vec6 w = Vec6::Zero();             ///< (N, F_t1, F_t2, M_n, M_t1, M_t2) of 1 on 2 [N, N m]
-  double radius = kInf;              ///< equivalent radius R* of the normal laws [m]
-  double patch_radius = 0.0;         ///< Contensou patch radius used [m]
-  double elastic = 0.0;              ///< energy stored in its springs [J] (normal and stick)
-  double stick_elastic = 0.0;        ///< the stick spring's part, relative to its anchor [J]
-  std::array<double, 4> power{};     ///< dissipated power by kind (normal, friction, rolling, pivoting) [W]
-  double switching = 1.0;            ///< switching function of a hybrid friction law (1: none)
-  bool hybrid = false;               ///< its friction law has a stick branch
+  std::int32_t stick = -1;     ///< index of its sticking entry (State::compliant.contacts)
+  Vec3 r1 = Vec3::Zero();      ///< I − x1 [m]
+  Vec3 r2 = Vec3::Zero();      ///< I − x2 [m]
+  Vec6 u = Vec6::Zero();       ///< (v_n, v_t1, v_t2, ω_n, ω_t1, ω_t2) [m/s, rad/s]
+  Vec6 w = Vec6::Zero();       ///< (N, F_t1, F_t2, M_n, M_t1, M_t2) of 1 on 2 [N, N m]
+  double radius = kInf;        ///< equivalent radius R* of the normal laws [m]
+  double patch_radius = 0.0;   ///< Contensou patch radius used [m]
+  double elastic = 0.0;        ///< energy stored in its springs [J] (normal and stick)
+  double stick_elastic = 0.0;  ///< the stick spring's part, relative to its anchor [J]
+  std::array<double, 4>
+      power{};             ///< dissipated power by kind (normal, friction, rolling, pivoting) [W]
+  double switching = 1.0;  ///< switching function of a hybrid friction law (1: none)
+  bool hybrid = false;     ///< its friction law has a stick branch
   ContactStatus status = ContactStatus::separated;
   // Derivatives (filled when asked for).
-  Mat6 dw_du = Mat6::Zero();          ///< ∂w/∂u
-  Vec6 dw_ddelta = Vec6::Zero();      ///< ∂w/∂δ
+  Mat6 dw_du = Mat6::Zero();                                                ///< ∂w/∂u
+  Vec6 dw_ddelta = Vec6::Zero();                                            ///< ∂w/∂δ
   Eigen::Matrix<double, 6, 3> dw_ds = Eigen::Matrix<double, 6, 3>::Zero();  ///< ∂w/∂s (world s)
 };
 
@@ -192,10 +193,10 @@ class CompliantSystem final : public OdeSystem {
 
   // Bodies at the evaluated state (nbodies).
   std::vector<Vec3> x_, v_, w_, L_;
-  std::vector<Quat> q_;             ///< unit
-  std::vector<double> q_norm2_;     ///< |q|² of y's quaternion
+  std::vector<Quat> q_;          ///< unit
+  std::vector<double> q_norm2_;  ///< |q|² of y's quaternion
   std::vector<Mat3> inv_inertia_W_;
-  std::vector<Vec3> fixed_x_;       ///< (nbodies) fixed bodies' poses, from the segment's state
+  std::vector<Vec3> fixed_x_;  ///< (nbodies) fixed bodies' poses, from the segment's state
   std::vector<Quat> fixed_q_;
   // Collision scratch.
   std::vector<Pose> X_WS_;

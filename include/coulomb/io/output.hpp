@@ -134,8 +134,8 @@ class OutputWriter {
   std::vector<std::unique_ptr<RowFile>> files_;  ///< trajectory, contacts, energy, solver
   std::string summary_path_;
   SolverInterval interval_;
-  bool compliant_ = false;               ///< the compliant formulation's solver.csv
-  bool integrator_started_ = false;      ///< integrator_last_ holds the counts of the last row
+  bool compliant_ = false;                ///< the compliant formulation's solver.csv
+  bool integrator_started_ = false;       ///< integrator_last_ holds the counts of the last row
   IntegratorStatistics integrator_last_;  ///< the integrator's counts at the last row
   IntegratorStatistics integrator_now_;   ///< ... and at the last step taken
   std::string scratch_;

@@ -68,11 +68,11 @@ struct Body {
 /// compliant formulation): force −k (ℓ − ℓ0) d/ℓ on the body's point, d = point − anchor,
 /// ℓ = |d|; it stores ½ k (ℓ − ℓ0)².
 struct Spring {
-  int body = -1;                     ///< the body it pulls
-  Vec3 point_B = Vec3::Zero();       ///< its point on the body, body frame [m]
-  Vec3 anchor_W = Vec3::Zero();      ///< the fixed end, world [m]
-  double stiffness = 0.0;            ///< k [N/m]
-  double rest_length = 0.0;          ///< ℓ0 [m]
+  int body = -1;                 ///< the body it pulls
+  Vec3 point_B = Vec3::Zero();   ///< its point on the body, body frame [m]
+  Vec3 anchor_W = Vec3::Zero();  ///< the fixed end, world [m]
+  double stiffness = 0.0;        ///< k [N/m]
+  double rest_length = 0.0;      ///< ℓ0 [m]
   SourceMark mark;
 };
 
@@ -129,9 +129,9 @@ enum class Integrator : std::uint8_t {
 /// `max_step`, `jacobian`; docs/compliant.md).
 struct CompliantSettings {
   Integrator integrator = Integrator::erk;
-  double rtol = 1e-8;       ///< relative tolerance of the local error [-]
-  double atol = 1e-10;      ///< absolute tolerance of every state component (SI units)
-  double max_step = 0.0;    ///< largest integrator step [s]; 0: no bound
+  double rtol = 1e-8;     ///< relative tolerance of the local error [-]
+  double atol = 1e-10;    ///< absolute tolerance of every state component (SI units)
+  double max_step = 0.0;  ///< largest integrator step [s]; 0: no bound
   /// Newton's Jacobian (implicit integrators): the analytic one of the laws' derivatives (true),
   /// or SUNDIALS' difference quotients (false; `jacobian: difference`).
   bool analytic_jacobian = true;
