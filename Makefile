@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build run test check format clean
+.PHONY: all deps configure build run test check check-ci format clean
 
 all: build
 
@@ -29,6 +29,13 @@ test: build
 check:
 	@COULOMB_CHECK=1 scripts/install-deps.sh
 	JOBS=$(JOBS) scripts/check.sh
+
+# The reduced check CI runs after make test: only build-fuzz/ (clang, ASan + UBSan), the readers'
+# tests there, then every fuzz target's corpus replayed and CI_FUZZ_TIME seconds of fuzzing each.
+CI_FUZZ_TIME ?= 20
+check-ci:
+	@COULOMB_CHECK=1 scripts/install-deps.sh
+	CHECK_STEPS="readers fuzz" FUZZ_TIME=$(CI_FUZZ_TIME) JOBS=$(JOBS) scripts/check.sh
 
 format:
 	@command -v clang-format >/dev/null || { echo "make format: clang-format is not installed (apt-get install clang-format)"; exit 1; }

@@ -39,16 +39,23 @@ function(coulomb_module name)
   set(COULOMB_MODULES ${COULOMB_MODULES} coulomb_${name} CACHE INTERNAL "")
 endfunction()
 
-# coulomb_test(MODULE NAME [LIBS ...]): tests/MODULE/NAME_test.cpp -> one GoogleTest executable,
-# registered with ctest test by test. One test file per source file.
+# coulomb_test(MODULE NAME [LIBS ...] [DIR dir] [LABEL label]): DIR/NAME_test.cpp (DIR: the calling
+# folder, tests/MODULE) -> one GoogleTest executable test_MODULE_NAME, registered with ctest test by
+# test under the label LABEL (MODULE). One test file per source file.
 function(coulomb_test module name)
-  cmake_parse_arguments(ARG "" "" "LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "DIR;LABEL" "LIBS" ${ARGN})
+  if(NOT ARG_DIR)
+    set(ARG_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+  endif()
+  if(NOT ARG_LABEL)
+    set(ARG_LABEL ${module})
+  endif()
   set(target test_${module}_${name})
-  add_executable(${target} ${CMAKE_CURRENT_SOURCE_DIR}/${name}_test.cpp)
+  add_executable(${target} ${ARG_DIR}/${name}_test.cpp)
   target_link_libraries(${target} PRIVATE coulomb_${module} ${ARG_LIBS} GTest::gtest GTest::gtest_main)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
   target_compile_definitions(${target} PRIVATE
     COULOMB_SOURCE_DIR="${PROJECT_SOURCE_DIR}" COULOMB_BINARY_DIR="${PROJECT_BINARY_DIR}")
   coulomb_compile_options(${target})
-  gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS ${module})
+  gtest_discover_tests(${target} DISCOVERY_MODE PRE_TEST PROPERTIES LABELS ${ARG_LABEL})
 endfunction()

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# `make check`: the sanitized and fuzzed checks (docs/reliability.md, "Sanitizers and fuzzing").
+# `make check` and `make check-ci`: the sanitized and fuzzed checks (docs/reliability.md,
+# "Sanitizers and fuzzing"). Steps (CHECK_STEPS):
 #
-#   1. The C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer with leak detection, in
-#      their own build folder (GCC, RelWithDebInfo, no Python module, benchmarks or viewer bundle).
-#   2. The fuzz targets of tests/fuzz (clang + libFuzzer + ASan + UBSan, in another build folder):
-#      each replays its checked-in corpus tests/fuzz/corpus/NAME, then fuzzes for FUZZ_TIME seconds
-#      from it with a fixed seed.
+#   tests    The C++ tests under AddressSanitizer + UndefinedBehaviorSanitizer with leak detection,
+#            in their own build folder (GCC, RelWithDebInfo, no Python module, benchmarks or viewer
+#            bundle). `make check` only.
+#   readers  The readers' tests (scene files, FCLIB files, law arguments, checkpoints: ctest label
+#            `readers`), built in the fuzz build folder below, so under ASan + UBSan with no other
+#            build. `make check-ci` only (`tests` runs them too).
+#   fuzz     The fuzz targets of tests/fuzz (clang + libFuzzer + ASan + UBSan, in another build
+#            folder): each replays its checked-in corpus tests/fuzz/corpus/NAME, then fuzzes for
+#            FUZZ_TIME seconds from it with a fixed seed.
 #
 # Any sanitizer report, leak, crash, hang (FUZZ_TIMEOUT seconds for one input), test failure or
 # fuzzer finding fails the run; a fuzzer's input that fails is kept under FUZZ_BUILD/artifacts/.
 #
 # Environment: CHECK_BUILD (build-check), FUZZ_BUILD (build-fuzz), FUZZ_TIME (60 s per target),
-# FUZZ_TARGETS ("scene fclib law"), FUZZ_TIMEOUT (10 s), JOBS (nproc), CHECK_STEPS ("tests fuzz").
+# FUZZ_TARGETS ("scene fclib law checkpoint"), FUZZ_TIMEOUT (10 s), JOBS (nproc), CHECK_STEPS
+# ("tests fuzz"; `make check-ci`: "readers fuzz" with FUZZ_TIME 20).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -19,7 +25,7 @@ root=$PWD
 CHECK_BUILD=${CHECK_BUILD:-build-check}
 FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
 FUZZ_TIME=${FUZZ_TIME:-60}
-FUZZ_TARGETS=${FUZZ_TARGETS:-scene fclib law}
+FUZZ_TARGETS=${FUZZ_TARGETS:-scene fclib law checkpoint}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-10}
 JOBS=${JOBS:-$(nproc)}
 CHECK_STEPS=${CHECK_STEPS:-tests fuzz}
@@ -36,7 +42,15 @@ export ASAN_OPTIONS="detect_leaks=1:check_initialization_order=1:strict_init_ord
 export LSAN_OPTIONS="suppressions=$root/tests/sanitizer/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
-step() { printf '\n== make check: %s\n' "$*"; }
+step() { printf '\n== make check: %s (%s)\n' "$*" "$(date +%T)"; }
+
+# The fuzz build folder (clang, COULOMB_FUZZ): the fuzz targets and the readers' tests.
+configure_fuzz() {
+  if [[ ! -f $FUZZ_BUILD/CMakeCache.txt ]]; then
+    cmake -S . -B "$FUZZ_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
+      -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCOULOMB_FUZZ=ON
+  fi
+}
 
 for s in $CHECK_STEPS; do
   case $s in
@@ -54,12 +68,16 @@ for s in $CHECK_STEPS; do
     (cd "$CHECK_BUILD" && CFLAGS="$sanitize" CXXFLAGS="$sanitize" LDFLAGS="$sanitize" \
       ctest --output-on-failure -j "$JOBS")
     ;;
+  readers)
+    step "the readers' tests under ASan + UBSan ($FUZZ_BUILD)"
+    configure_fuzz
+    cmake --build "$FUZZ_BUILD" -j "$JOBS" --target reader_tests
+    (cd "$FUZZ_BUILD" && ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0" \
+      ctest --output-on-failure -j "$JOBS" -L readers)
+    ;;
   fuzz)
     step "fuzz targets ($FUZZ_BUILD): ${FUZZ_TARGETS}"
-    if [[ ! -f $FUZZ_BUILD/CMakeCache.txt ]]; then
-      cmake -S . -B "$FUZZ_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
-        -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCOULOMB_FUZZ=ON
-    fi
+    configure_fuzz
     targets=()
     for t in $FUZZ_TARGETS; do targets+=("fuzz_$t"); done
     cmake --build "$FUZZ_BUILD" -j "$JOBS" --target "${targets[@]}"
@@ -93,7 +111,7 @@ for s in $CHECK_STEPS; do
     done
     ;;
   *)
-    echo "make check: unknown step '$s' (CHECK_STEPS takes tests and fuzz)" >&2
+    echo "make check: unknown step '$s' (CHECK_STEPS takes tests, readers and fuzz)" >&2
     exit 2
     ;;
   esac

@@ -1,4 +1,5 @@
 // The `coulomb` program: subcommands run (and, as they land, law, fclib, plot, validate).
+#include <coulomb/io/checkpoint.hpp>
 #include <coulomb/io/run.hpp>
 #include <coulomb/scene/scene.hpp>
 
@@ -7,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -118,7 +120,22 @@ struct RunArgs {
   bool quiet = false;
   bool solver_every_step = false;
   std::string dump_problems;
+  std::optional<double> checkpoint_every;
+  std::string restart;
 };
+
+// The folder a restart writes into without --out: the one the checkpoint's run was writing, i.e.
+// the checkpoint's folder, or OUT for a working folder OUT.partial-PID (a killed run's).
+std::string restart_output_folder(const std::string& checkpoint) {
+  std::filesystem::path dir = std::filesystem::path(checkpoint).parent_path();
+  if (dir.empty()) dir = ".";
+  const std::string name = dir.filename().string();
+  const std::size_t dot = name.rfind(".partial-");
+  if (dot != std::string::npos && dot > 0 &&
+      name.find_first_not_of("0123456789", dot + 9) == std::string::npos && name.size() > dot + 9)
+    return (dir.parent_path() / name.substr(0, dot)).string();
+  return dir.string();
+}
 
 int run_command(const RunArgs& args) {
   coulomb::Scene scene =
@@ -138,19 +155,33 @@ int run_command(const RunArgs& args) {
     }
   }
   if (args.solver_every_step) scene.model.output.solver = coulomb::SolverRows::every_step;
+  if (args.checkpoint_every &&
+      !(*args.checkpoint_every > 0.0 && std::isfinite(*args.checkpoint_every)))
+    throw std::invalid_argument(
+        fmt::format("--checkpoint-every: {} is not a time > 0 s (seconds of simulated time between "
+                    "checkpoints)",
+                    *args.checkpoint_every));
   coulomb::RunOptions options;
   options.output_directory =
-      args.out.empty() ? (std::filesystem::path("coulomb-out") / scene.model.name).string()
-                       : args.out;
+      !args.out.empty()       ? args.out
+      : !args.restart.empty() ? restart_output_folder(args.restart)
+                              : (std::filesystem::path("coulomb-out") / scene.model.name).string();
+  // Checkpoints and restarts (docs/reliability.md): the scene's hash ties them together.
+  options.checkpoint_every = args.checkpoint_every.value_or(0.0);
+  options.restart = args.restart;
+  options.scene_hash = coulomb::scene_hash(scene.source, scene.model);
   options.scene_source = args.scene.empty() ? "builtin:default" : args.scene;
   options.dump_problems_directory = args.dump_problems;
   ProgressBar bar(!args.quiet);
   options.progress = [&bar](double f) { bar.update(f); };
+  // Warnings known before the first step (bodies overlapping at the start), printed then.
+  options.warning = [](const std::string& line) {
+    fmt::print(stderr, "coulomb: warning: {}\n", line);
+  };
   coulomb::Simulation sim(std::move(scene.model), std::move(scene.state));
   // SIGINT/SIGTERM stop the run after its step, with every file written (docs/outputs.md).
   const StopSignals signals;
   options.stop = &StopSignals::requested;
-  const std::int64_t total_steps = sim.steps_to(sim.model().end_time);
   const coulomb::RunResult result = [&] {
     try {
       return coulomb::run(sim, options);
@@ -162,18 +193,18 @@ int run_command(const RunArgs& args) {
   bar.end_line();
   const coulomb::Model& model = sim.model();
   const coulomb::State& state = sim.state();
-  for (const coulomb::Overlap& o : result.initial_overlaps)
-    fmt::print(stderr,
-               "coulomb: warning: bodies '{}' and '{}' overlap by {:.3g} m at the start; {}\n",
-               model.bodies[o.body1].name, model.bodies[o.body2].name, o.depth,
-               model.solver.position_correction
-                   ? "the position stage moves them apart"
-                   : "nothing moves them apart (solver.position_correction is off)");
   if (!args.quiet) {
     const auto& st = result.solver;
     fmt::print("coulomb {}: scene '{}', {} steps of {} s to t = {} s in {:.3f} s\n",
                COULOMB_VERSION, model.name, result.steps, model.time_step, state.time,
                result.wall_time_s);
+    if (result.restarted)
+      fmt::print("restarted from {} at t = {} s (step {})\n", args.restart, result.restart_time,
+                 result.restart_step);
+    if (result.checkpoints > 0)
+      fmt::print("checkpoints: {} written, the last {} ({} bytes, {:.3f} s to write them)\n",
+                 result.checkpoints, result.checkpoint_file, result.checkpoint_bytes,
+                 result.checkpoint_seconds);
     if (const coulomb::CompliantEngine* engine = sim.compliant()) {
       const coulomb::IntegratorStatistics is = engine->statistics();
       fmt::print(
@@ -207,7 +238,8 @@ int run_command(const RunArgs& args) {
     fmt::print(stderr,
                "coulomb: interrupted by {} at t = {} s (step {} of {}); {}/ holds the run up to "
                "there\n",
-               result.interrupted, state.time, result.steps, total_steps, result.output_directory);
+               result.interrupted, state.time, result.steps, result.total_steps,
+               result.output_directory);
     return kExitSignalBase + StopSignals::signal_number(result.interrupted);
   }
   // A free rotation that did not converge: one warning line (the state is still finite).
@@ -241,6 +273,15 @@ int main(int argc, char** argv) {
                 "solver.csv with one row per step (default: one per output time, aggregated)");
   run->add_option("--dump-problems", run_args.dump_problems,
                   "Write every step's contact problem and solution (FCLIB HDF5) into this folder");
+  run->add_option("--checkpoint-every", run_args.checkpoint_every,
+                  "Write OUT/checkpoint.bin every T seconds of simulated time (whole steps), at a "
+                  "stop (SIGINT, SIGTERM) and at the end")
+      ->type_name("T");
+  run->add_option("--restart", run_args.restart,
+                  "Continue the run of this checkpoint: its files up to the checkpoint, then the "
+                  "steps after it, bit-identical to an uninterrupted run (default --out: the "
+                  "folder that run was writing)")
+      ->type_name("FILE");
 
   coulomb::cli::add_commands(app);
 

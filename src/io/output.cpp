@@ -3,8 +3,10 @@
 #include <coulomb/world/world.hpp>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -92,6 +94,24 @@ void append_field(std::string& out, std::string_view text) {
 
 }  // namespace
 
+std::uint32_t crc32(std::uint32_t crc, const void* data, std::size_t size) {
+  // The table of the reflected polynomial 0xEDB88320, built once.
+  static const std::array<std::uint32_t, 256> table = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      std::uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1U) != 0 ? 0xEDB88320U ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  // Pre- and post-inverted, so that crc32(crc32(0, a), b) is the CRC of a followed by b.
+  const auto* p = static_cast<const unsigned char*>(data);
+  crc = ~crc;
+  for (std::size_t i = 0; i < size; ++i) crc = table[(crc ^ p[i]) & 0xFFU] ^ (crc >> 8);
+  return ~crc;
+}
+
 RowFile::RowFile(const std::string& path, std::string label) : label_(std::move(label)) {
   fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd_ < 0)
@@ -103,8 +123,13 @@ RowFile::~RowFile() {
 }
 
 void RowFile::flush() {
-  const char* p = buffer_.data();
-  std::size_t left = buffer_.size();
+  write_all(buffer_.data(), buffer_.size());
+  buffer_.clear();
+}
+
+void RowFile::write_all(const char* data, std::size_t size) {
+  const char* p = data;
+  std::size_t left = size;
   while (left > 0) {
     const ssize_t n = ::write(fd_, p, left);
     if (n < 0) {
@@ -112,10 +137,65 @@ void RowFile::flush() {
       throw std::runtime_error(fmt::format("{}: cannot write: {}", label_, std::strerror(errno)));
     }
     // A short write is followed by another, which reports the reason (ENOSPC, EFBIG).
+    mark_.crc = crc32(mark_.crc, p, static_cast<std::size_t>(n));
+    mark_.bytes += static_cast<std::uint64_t>(n);
     p += n;
     left -= static_cast<std::size_t>(n);
   }
-  buffer_.clear();
+}
+
+void RowFile::sync() {
+  flush();
+  if (::fdatasync(fd_) != 0 && errno != EINVAL)  // EINVAL: a file that cannot be synced (a pipe)
+    throw std::runtime_error(fmt::format("{}: cannot write: {}", label_, std::strerror(errno)));
+}
+
+void RowFile::copy_prefix(const std::string& source, const std::string& source_label,
+                          const FileMark& mark) {
+  // The earlier run's file, read in chunks up to the mark; each chunk checked and written here.
+  const int in = ::open(source.c_str(), O_RDONLY | O_CLOEXEC);
+  if (in < 0) {
+    const int e = errno;
+    if (e == ENOENT)
+      throw std::invalid_argument(fmt::format(
+          "{}: missing; a restart continues the files of the run that wrote the checkpoint, "
+          "beside it",
+          source_label));
+    throw std::runtime_error(fmt::format("{}: cannot read: {}", source_label, std::strerror(e)));
+  }
+  std::string chunk(std::size_t{1} << 20, '\0');
+  std::uint64_t left = mark.bytes;
+  std::uint32_t crc = 0;
+  try {
+    while (left > 0) {
+      const std::size_t want =
+          static_cast<std::size_t>(std::min<std::uint64_t>(left, chunk.size()));
+      const ssize_t n = ::read(in, chunk.data(), want);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw std::runtime_error(
+            fmt::format("{}: cannot read: {}", source_label, std::strerror(errno)));
+      }
+      if (n == 0)
+        throw std::invalid_argument(fmt::format(
+            "{}: holds {} bytes, the checkpoint {}; it is not the file the checkpoint was "
+            "written with",
+            source_label, mark.bytes - left, mark.bytes));
+      crc = crc32(crc, chunk.data(), static_cast<std::size_t>(n));
+      write_all(chunk.data(), static_cast<std::size_t>(n));
+      left -= static_cast<std::uint64_t>(n);
+    }
+  } catch (...) {
+    ::close(in);
+    throw;
+  }
+  ::close(in);
+  // The same length, other bytes: the file was changed after the checkpoint (or another run's).
+  if (crc != mark.crc)
+    throw std::invalid_argument(
+        fmt::format("{}: its first {} bytes differ from those the checkpoint recorded (CRC-32 "
+                    "{:08x}, expected {:08x}); it is not the file the checkpoint was written with",
+                    source_label, mark.bytes, crc, mark.crc));
 }
 
 void RowFile::close() {
@@ -126,25 +206,65 @@ void RowFile::close() {
     throw std::runtime_error(fmt::format("{}: cannot write: {}", label_, std::strerror(errno)));
 }
 
+const std::vector<std::string>& OutputWriter::output_names() {
+  static const std::vector<std::string> names = {"trajectory.csv", "contacts.csv", "energy.csv",
+                                                 "solver.csv"};
+  return names;
+}
+
 OutputWriter::OutputWriter(const Model& model, const std::string& directory,
-                           const std::string& label)
+                           const std::string& label, const OutputResume* resume)
     : directory_(directory),
       label_(label),
       solver_rows_(model.output.solver),
       compliant_(model.solver.formulation == Formulation::compliant) {
-  const char* names[] = {"trajectory.csv", "contacts.csv", "energy.csv", "solver.csv"};
+  const std::vector<std::string>& names = output_names();
   const char* headers[] = {kTrajectoryHeader, kContactsHeader, kEnergyHeader,
                            compliant_                               ? kIntegratorHeader
                            : solver_rows_ == SolverRows::every_step ? kSolverStepHeader
                                                                     : kSolverHeader};
-  for (int i = 0; i < 4; ++i) {
+  // A restart names the same files as this writer, in any order.
+  if (resume != nullptr) {
+    std::vector<std::string> listed;
+    for (const auto& [name, mark] : resume->files) listed.push_back(name);
+    std::sort(listed.begin(), listed.end());
+    std::vector<std::string> expected = names;
+    std::sort(expected.begin(), expected.end());
+    if (listed != expected)
+      throw std::invalid_argument(
+          fmt::format("{}: the checkpoint lists the files {}, this version of coulomb writes {}",
+                      resume->label, fmt::join(listed, ", "), fmt::join(expected, ", ")));
+    interval_ = resume->interval;
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) {
     files_.push_back(std::make_unique<RowFile>((fs::path(directory_) / names[i]).string(),
                                                (fs::path(label_) / names[i]).string()));
-    files_.back()->rows() = headers[i];
-    files_.back()->rows().push_back('\n');
+    if (resume == nullptr) {
+      files_.back()->rows() = headers[i];
+      files_.back()->rows().push_back('\n');
+      continue;
+    }
+    // Restart: the earlier run's rows up to the checkpoint, header included.
+    for (const auto& [name, mark] : resume->files)
+      if (name == names[i])
+        files_.back()->copy_prefix((fs::path(resume->directory) / name).string(),
+                                   (fs::path(resume->label) / name).string(), mark);
   }
   summary_path_ = (fs::path(directory_) / "summary.json").string();
   last_flush_ = now_s();
+}
+
+void OutputWriter::sync() {
+  for (auto& file : files_) file->sync();
+  last_flush_ = now_s();
+  ++flushes_;
+}
+
+std::vector<std::pair<std::string, FileMark>> OutputWriter::marks() const {
+  std::vector<std::pair<std::string, FileMark>> out;
+  for (std::size_t i = 0; i < files_.size(); ++i)
+    out.emplace_back(output_names()[i], files_[i]->mark());
+  return out;
 }
 
 OutputWriter::~OutputWriter() = default;
@@ -297,7 +417,7 @@ void OutputWriter::add_step(const State& state, const StepReport& report) {
   a.local_failures += report.solver.local_failures;
   if (report.solver.fell_back) ++a.fell_back;
   // The worst step: one that did not converge before one that did, then the larger error.
-  const bool worse = a.worst_status == nullptr || (a.worst_converged && !converged) ||
+  const bool worse = a.worst_status.empty() || (a.worst_converged && !converged) ||
                      (a.worst_converged == converged && report.solver.error > a.max_error);
   if (worse) {
     a.worst_status = status;
@@ -332,7 +452,7 @@ void OutputWriter::write_solver_interval(const State& state) {
                  a.not_converged, a.max_points, a.max_active, a.max_iterations, a.total_iterations);
   append(out, a.max_error);
   fmt::format_to(std::back_inserter(out), ",{},{},{},{}\n",
-                 a.worst_status ? a.worst_status : "none",
+                 a.worst_status.empty() ? "none" : a.worst_status.c_str(),
                  a.methods.empty() ? "none" : a.methods.c_str(), a.local_failures, a.fell_back);
   interval_ = SolverInterval{};
 }

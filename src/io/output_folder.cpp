@@ -1,5 +1,6 @@
 // The output folder of a run: a working folder beside it, put in its place at the end (see
 // coulomb/io/output_folder.hpp).
+#include <coulomb/io/checkpoint.hpp>
 #include <coulomb/io/output_folder.hpp>
 
 #include <fmt/format.h>
@@ -24,8 +25,9 @@ namespace coulomb {
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& output_file_names() {
-  static const std::vector<std::string> names = {"trajectory.csv", "contacts.csv", "energy.csv",
-                                                 "solver.csv",     "summary.json", "replay.html"};
+  static const std::vector<std::string> names = {"trajectory.csv",   "contacts.csv", "energy.csv",
+                                                 "solver.csv",       "summary.json", "replay.html",
+                                                 kCheckpointFileName};
   return names;
 }
 
@@ -128,6 +130,8 @@ OutputFolder::OutputFolder(const std::string& target) : target_(target) {
                                            ec ? ec.message() : "it exists"));
   }
 }
+
+void OutputFolder::keep() { committed_ = true; }
 
 OutputFolder::~OutputFolder() {
   if (committed_) return;

@@ -269,6 +269,72 @@ void ReplayRecorder::add_frame(const ReplayFrame& frame) {
   kept_.push_back(std::move(slot));
 }
 
+ReplayRecording ReplayRecorder::recording() const {
+  auto frame = [](const Kept& k) {
+    return ReplayRecording::Frame{k.index,   k.time,      k.moving,    k.contacts,
+                                  k.kinetic, k.potential, k.dissipated};
+  };
+  ReplayRecording out;
+  out.base_poses = base_poses_;
+  for (const Kept& k : kept_) out.kept.push_back(frame(k));
+  out.last = frame(last_);
+  out.received = received_;
+  out.stride = stride_;
+  return out;
+}
+
+void ReplayRecorder::restore(const ReplayRecording& rec) {
+  // Sizes: the model's bodies, whole contacts, the recorder's bounds.
+  const std::size_t nbodies = model_.bodies.size();
+  auto fail = [](const std::string& what) {
+    throw std::invalid_argument("replay: cannot restore the recording: " + what);
+  };
+  if (rec.received == 0 ? !rec.base_poses.empty() || !rec.kept.empty()
+                        : rec.base_poses.size() != kReplayPoseStride * nbodies)
+    fail("the first frame's poses do not match the model's bodies");
+  if (rec.stride == 0 || (rec.stride & (rec.stride - 1)) != 0)
+    fail("the stride is not a power of two");
+  if (rec.kept.size() > max_frames_) fail("more frames than the recorder keeps");
+  auto check = [&](const ReplayRecording::Frame& f) {
+    if (f.moving.size() != kReplayPoseStride * moving_.size())
+      fail("a frame's poses do not match the model's moving bodies");
+    if (f.contacts.size() % kReplayContactStride != 0) fail("a frame holds a partial contact");
+    if (f.index >= rec.received) fail("a frame's index is past the frames received");
+  };
+  // Kept frames: on the stride, in order; the last one is the latest received.
+  for (std::size_t i = 0; i < rec.kept.size(); ++i) {
+    check(rec.kept[i]);
+    if (rec.kept[i].index % rec.stride != 0) fail("a kept frame is off the stride");
+    if (i > 0 && !(rec.kept[i - 1].index < rec.kept[i].index)) fail("kept frames out of order");
+  }
+  if (rec.received > 0) {
+    check(rec.last);
+    if (rec.last.index != rec.received - 1) fail("the last frame is not the latest received");
+  }
+  // Take it.
+  auto kept = [](const ReplayRecording::Frame& f) {
+    Kept k;
+    k.index = static_cast<std::size_t>(f.index);
+    k.time = f.time;
+    k.moving = f.moving;
+    k.contacts = f.contacts;
+    k.kinetic = f.kinetic;
+    k.potential = f.potential;
+    k.dissipated = f.dissipated;
+    return k;
+  };
+  base_poses_ = rec.base_poses;
+  kept_.clear();
+  kept_bytes_ = 0;
+  for (const auto& f : rec.kept) {
+    kept_.push_back(kept(f));
+    kept_bytes_ += kept_.back().bytes();
+  }
+  last_ = rec.received > 0 ? kept(rec.last) : Kept{};
+  received_ = static_cast<std::size_t>(rec.received);
+  stride_ = static_cast<std::size_t>(rec.stride);
+}
+
 std::size_t ReplayRecorder::frame_count() const {
   if (received_ == 0) return 0;
   const bool last_kept = !kept_.empty() && kept_.back().index == last_.index;

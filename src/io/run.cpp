@@ -1,8 +1,10 @@
 // Running a model to its end time: stepping, output times, statistics, summary.json.
+#include <coulomb/io/checkpoint.hpp>
 #include <coulomb/io/output.hpp>
 #include <coulomb/io/output_folder.hpp>
 #include <coulomb/io/replay.hpp>
 #include <coulomb/io/run.hpp>
+#include <coulomb/laws/one_line.hpp>
 #include <coulomb/nonsmooth/fclib_io.hpp>
 #include <coulomb/world/world.hpp>
 
@@ -10,10 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <type_traits>
 #include <variant>
@@ -44,6 +48,9 @@ class OutputClock {
     while (next_ <= state.time + 0.5 * h_) next_ += interval_;
     return true;
   }
+  // The next output time of `interval` (a sum of intervals: a checkpoint keeps it, not t0).
+  [[nodiscard]] double next() const { return next_; }
+  void restore(double next) { next_ = next; }
 
  private:
   std::int64_t every_;
@@ -131,9 +138,13 @@ nlohmann::json integrator_json(const Model& model, const Workspace& ws,
        {{"rhs", t.rhs}, {"jacobian", t.jacobian}, {"roots", t.roots}, {"total", t.total}}}};
 }
 
-std::string summary(const Model& model, const State& state, const Workspace& ws,
+// Wall time per stage [s]: the pipeline's profile, plus what a restart's checkpoint carried.
+using StageSeconds = std::array<double, kStageCount>;
+
+std::string summary(const Model& model, const State& state, const StageSeconds& stage_seconds,
+                    std::int64_t checkpoint_every, const Checkpoint* restart,
                     const RunOptions& options, const RunResult& result, double initial_total,
-                    const CompliantEngine* compliant) {
+                    const Workspace& ws, const CompliantEngine* compliant) {
   using nlohmann::json;
   json j;
   j["generator"] = "coulomb";  // marks a folder coulomb wrote (io/output_folder.hpp)
@@ -154,8 +165,22 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
   if (!result.finite) j["non_finite"] = result.non_finite;
   json stages = json::object();
   for (std::size_t s = 0; s < kStageCount; ++s)
-    stages[std::string(stage_name(static_cast<Stage>(s)))] = ws.profile.seconds[s];
+    stages[std::string(stage_name(static_cast<Stage>(s)))] = stage_seconds[s];
   j["stage_times_s"] = stages;
+  // Checkpoints: how often, how many (from the first run's start), the last one's size, and the
+  // wall time spent writing them; the checkpoint a restart started from.
+  if (checkpoint_every > 0)
+    j["checkpoints"] = {
+        {"every_steps", checkpoint_every},
+        {"file", kCheckpointFileName},
+        {"written", result.checkpoints + (restart ? restart->checkpoints_written : 0)},
+        {"last_bytes", result.checkpoint_bytes},
+        {"write_time_s",
+         result.checkpoint_seconds + (restart ? restart->checkpoint_seconds : 0.0)}};
+  if (restart)
+    j["restarted_from"] = {{"checkpoint", options.restart},
+                           {"time", result.restart_time},
+                           {"step", result.restart_step}};
   const SolverStatistics& st = result.solver;
   json methods = json::object();
   for (const auto& [name, count] : st.methods) methods[name] = count;
@@ -207,17 +232,182 @@ std::string summary(const Model& model, const State& state, const Workspace& ws,
   return j.dump(2);
 }
 
+// A restart's checkpoint must be of this scene and settings (its hash), of this model (bodies,
+// the shapes its contact memory names), and hold what this run continues (files, replay).
+void check_restart(const Checkpoint& c, const Model& model, const RunOptions& options) {
+  const std::string& file = options.restart;
+  if (c.scene_hash != options.scene_hash)
+    throw std::invalid_argument(fmt::format(
+        "{}: a checkpoint of another scene or other settings (scene hash {:016x}, this run's "
+        "{:016x}); restart with the scene file, --dt and --solver-every-step of the run that "
+        "wrote it",
+        file, c.scene_hash, options.scene_hash));
+  if (c.state.body_count() != model.bodies.size())
+    throw std::invalid_argument(fmt::format("{}: holds {} bodies, the scene {}", file,
+                                            c.state.body_count(), model.bodies.size()));
+  const auto shapes = static_cast<std::int32_t>(model.shapes.size());
+  for (const ContactMemory& m : c.state.contacts)
+    if (m.key.shape1 < 0 || m.key.shape1 >= shapes || m.key.shape2 < 0 || m.key.shape2 >= shapes)
+      throw std::invalid_argument(
+          fmt::format("{}: its contact memory names shape {}, the scene has {} shapes", file,
+                      std::max(m.key.shape1, m.key.shape2), shapes));
+  if (!options.output_directory.empty() && c.files.empty())
+    throw std::invalid_argument(fmt::format(
+        "{}: written by a run without output files: there are no files to continue", file));
+  if (!options.output_directory.empty() && options.write_replay && !c.has_replay)
+    throw std::invalid_argument(fmt::format(
+        "{}: written by a run without replay.html: its frames cannot be continued", file));
+}
+
 }  // namespace
+
+std::vector<std::string> overlap_warnings(const Model& model, const std::vector<Overlap>& overlaps,
+                                          bool position_correction) {
+  std::vector<std::string> out;
+  if (overlaps.empty()) return out;
+  auto name = [&](int b) { return fmt::format("'{}'", one_line(model.bodies[b].name)); };
+  const char* fix = position_correction
+                        ? "the position stage moves them apart"
+                        : "nothing moves them apart (solver.position_correction is off)";
+  // The overlaps: the one pair, or the count with the deepest and the first three.
+  if (overlaps.size() == 1) {
+    const Overlap& o = overlaps.front();
+    out.push_back(fmt::format("bodies {} and {} overlap by {:.3g} m at the start; {}",
+                              name(o.body1), name(o.body2), o.depth, fix));
+  } else {
+    const Overlap& deepest =
+        *std::max_element(overlaps.begin(), overlaps.end(),
+                          [](const Overlap& a, const Overlap& b) { return a.depth < b.depth; });
+    std::string first;
+    for (std::size_t i = 0; i < std::min<std::size_t>(3, overlaps.size()); ++i)
+      first += fmt::format("{}{} and {}", i > 0 ? ", " : "", name(overlaps[i].body1),
+                           name(overlaps[i].body2));
+    out.push_back(fmt::format(
+        "{} pairs of bodies overlap at the start, the deepest {} and {} by {:.3g} m (first: "
+        "{}{}); {}",
+        overlaps.size(), name(deepest.body1), name(deepest.body2), deepest.depth, first,
+        overlaps.size() > 3 ? ", ..." : "", fix));
+  }
+  // Piles: the connected groups of the overlap graph (union-find), their bodies and pairs.
+  std::vector<int> parent(model.bodies.size());
+  for (std::size_t b = 0; b < parent.size(); ++b) parent[b] = static_cast<int>(b);
+  auto root = [&](int b) {
+    while (parent[b] != b) b = parent[b] = parent[parent[b]];
+    return b;
+  };
+  for (const Overlap& o : overlaps) {
+    const int a = root(o.body1), b = root(o.body2);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+  std::vector<std::int64_t> bodies(parent.size(), 0), pairs(parent.size(), 0);
+  for (std::size_t b = 0; b < parent.size(); ++b) ++bodies[root(static_cast<int>(b))];
+  for (const Overlap& o : overlaps) ++pairs[root(o.body1)];
+  // The largest pile: more than 6 pairs per body (12 neighbours each, the most equal spheres
+  // can touch without overlapping more).
+  int pile = -1;
+  for (std::size_t g = 0; g < parent.size(); ++g)
+    if (pairs[g] > 6 * bodies[g] && (pile < 0 || pairs[g] > pairs[pile]))
+      pile = static_cast<int>(g);
+  if (pile >= 0) {
+    std::string first;
+    int listed = 0;
+    for (std::size_t b = 0; b < parent.size() && listed < 3; ++b)
+      if (root(static_cast<int>(b)) == pile)
+        first += fmt::format("{}{}", listed++ > 0 ? ", " : "", name(static_cast<int>(b)));
+    out.push_back(fmt::format(
+        "{} bodies start piled at one spot ({}, ...): {} pairs of them overlap, so every step "
+        "finds and solves at least {} contacts among them where bodies set apart would have at "
+        "most {}, and that cost grows as the square of the pile (twice the bodies, four times the "
+        "contacts); place them apart",
+        bodies[pile], first, pairs[pile], pairs[pile], 6 * bodies[pile]));
+  }
+  return out;
+}
 
 RunResult run(Simulation& sim, const RunOptions& options) {
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
+  auto since = [](clock::time_point t) {
+    return std::chrono::duration<double>(clock::now() - t).count();
+  };
   RunResult result;
   sim.reset_statistics();
   const Model& model = sim.model();
   const State& state = sim.state();
   const Workspace& ws = sim.workspace();
-  result.initial_overlaps = find_overlaps(model, state, kOverlapWarningDepth);
+  if (!(options.checkpoint_every >= 0.0) || !std::isfinite(options.checkpoint_every))
+    throw std::invalid_argument(
+        fmt::format("the time between checkpoints must be finite and >= 0 s (got {})",
+                    options.checkpoint_every));
+  // The compliant formulation's checkpoint would need State::compliant (the stick anchors) and
+  // its integrator's history (it integrates across the samples without restarting), which format
+  // 1 does not hold: refused, naming the option, before anything is read or written.
+  if (model.solver.formulation == Formulation::compliant &&
+      (options.checkpoint_every > 0.0 || !options.restart.empty()))
+    throw std::invalid_argument(fmt::format(
+        "{}: checkpoints and restarts are for the nonsmooth formulation only; this scene's "
+        "solver.formulation is compliant, whose stick anchors and integrator history (it steps "
+        "across the samples without restarting) a checkpoint does not hold, so a restart could "
+        "not continue the run bit-identically",
+        options.checkpoint_every > 0.0 && !options.restart.empty() ? "--checkpoint-every/--restart"
+        : options.checkpoint_every > 0.0                           ? "--checkpoint-every"
+                                                                   : "--restart"));
+
+  // A restart: the checkpoint, checked against this scene, before anything is written.
+  std::optional<Checkpoint> restart;
+  if (!options.restart.empty()) {
+    restart = read_checkpoint(options.restart);
+    check_restart(*restart, model, options);
+  }
+  const State& from = restart ? restart->state : state;
+  // Steps counted from the start of the run (the first run's, for a restart), so a restarted run
+  // ends at the step the uninterrupted one ends at.
+  const double start_time = restart ? restart->start_time : from.time;
+  const std::int64_t start_step = restart ? restart->start_step : from.step;
+  const std::int64_t total_steps = steps_between(start_time, model.end_time, model.time_step);
+  result.total_steps = total_steps;
+  std::int64_t n = from.step - start_step;  // steps taken since the start
+  if (restart && n >= total_steps)
+    throw std::invalid_argument(fmt::format(
+        "{}: the checkpoint is at t = {} s (step {}), at or past the end time {} s; nothing to run "
+        "(give a later end time)",
+        options.restart, from.time, from.step, model.end_time));
+  // Checkpoints every K steps: K from the option, else as the restarted run did.
+  const double per_step = options.checkpoint_every / model.time_step;
+  const std::int64_t checkpoint_every =
+      options.checkpoint_every > 0.0
+          ? std::max<std::int64_t>(1, std::llround(std::min(per_step, 1e18)))
+          : (restart ? restart->checkpoint_every : 0);
+  if (checkpoint_every > 0 && options.output_directory.empty())
+    throw std::invalid_argument(
+        "checkpoints are written into the output folder: the run needs one");
+  // The replay's recorder, continued from a restart's frames.
+  std::unique_ptr<ReplayRecorder> replay;
+  if (!options.output_directory.empty() && options.write_replay) {
+    replay = std::make_unique<ReplayRecorder>(model);
+    if (restart) {
+      try {
+        replay->restore(restart->replay);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("{}: {}", options.restart, e.what()));
+      }
+    }
+  }
+  // The state and statistics to go on from: the checkpoint's; else the overlaps at the start,
+  // said before the first step.
+  if (restart) {
+    sim.state() = restart->state;
+    sim.restore_statistics(restart->steps, restart->solver, restart->stages);
+    result.restarted = true;
+    result.restart_time = state.time;
+    result.restart_step = state.step;
+  } else {
+    result.initial_overlaps = find_overlaps(model, state, kOverlapWarningDepth);
+    if (options.warning)
+      for (const std::string& line :
+           overlap_warnings(model, result.initial_overlaps, model.solver.position_correction))
+        options.warning(line);
+  }
 
   if (!options.dump_problems_directory.empty()) {
     std::error_code ec;
@@ -228,69 +418,156 @@ RunResult run(Simulation& sim, const RunOptions& options) {
   }
   std::unique_ptr<OutputFolder> folder;
   std::unique_ptr<OutputWriter> writer;
-  if (!options.output_directory.empty()) {
-    folder = std::make_unique<OutputFolder>(options.output_directory);
-    writer = std::make_unique<OutputWriter>(model, folder->working(), folder->target());
-    result.output_directory = folder->target();
-  }
-  const Energy e0 = energy(model, state);
-  const double initial_total = e0.mechanical() + state.dissipated;
-  OutputClock clock_out(model, state.time);
-  std::unique_ptr<ReplayRecorder> replay;
-  ReplayFrame frame;
-  if (writer && options.write_replay) replay = std::make_unique<ReplayRecorder>(model);
-  auto output = [&](bool with_contacts) {
-    writer->write_frame(model, state, ws, with_contacts);
-    if (replay) {
-      fill_replay_frame(model, state, ws, with_contacts, frame);
-      replay->add_frame(frame);
+  bool committing = false;
+  double checkpoint_time = 0.0;  // of the last checkpoint written [s]
+  try {
+    if (!options.output_directory.empty()) {
+      folder = std::make_unique<OutputFolder>(options.output_directory);
+      // A restart's files start as those of the run that wrote the checkpoint, beside it.
+      std::optional<OutputResume> resume;
+      if (restart) {
+        const std::filesystem::path beside = std::filesystem::path(options.restart).parent_path();
+        resume = OutputResume{beside.empty() ? "." : beside.string(),
+                              beside.empty() ? "." : beside.string(), restart->files,
+                              restart->solver_interval};
+      }
+      writer = std::make_unique<OutputWriter>(model, folder->working(), folder->target(),
+                                              resume ? &*resume : nullptr);
+      result.output_directory = folder->target();
+      result.checkpoint_file =
+          (std::filesystem::path(folder->target()) / kCheckpointFileName).string();
     }
-  };
-  if (writer) {
-    output(false);
-    writer->flush();  // the headers and the initial state are on disk from the start
-  }
+    const Energy e0 = energy(model, state);
+    const double initial_total =
+        restart ? restart->initial_total : e0.mechanical() + state.dissipated;
+    OutputClock clock_out(model, state.time);
+    if (restart) clock_out.restore(restart->next_output_time);
+    ReplayFrame frame;
+    auto output = [&](bool with_contacts) {
+      writer->write_frame(model, state, ws, with_contacts);
+      if (replay) {
+        fill_replay_frame(model, state, ws, with_contacts, frame);
+        replay->add_frame(frame);
+      }
+    };
+    if (writer && !restart) {
+      output(false);
+      writer->flush();  // the headers and the initial state are on disk from the start
+    }
+    // Wall times: this process's, plus those a restart's checkpoint carried.
+    const double wall_before = restart ? restart->wall_time_s : 0.0;
+    StageSeconds stage_before{};
+    if (restart)
+      for (std::size_t s = 0; s < kStageCount; ++s)
+        for (const auto& [name, seconds] : restart->stage_seconds)
+          if (name == stage_name(static_cast<Stage>(s))) stage_before[s] = seconds;
+    for (std::size_t s = 0; s < kStageCount; ++s) stage_before[s] -= ws.profile.seconds[s];
+    auto stage_seconds = [&] {
+      StageSeconds out = stage_before;
+      for (std::size_t s = 0; s < kStageCount; ++s) out[s] += ws.profile.seconds[s];
+      return out;
+    };
 
-  // Step to the end time (the last step may end up to h/2 past it: steps are whole); a
-  // non-finite state ends the run after its step is written, a stop request before the next step.
-  const std::int64_t total_steps = sim.steps_to(model.end_time);
-  std::int64_t n = 0;
-  bool written = true;  // the last state taken is in the files
-  while (n < total_steps && sim.finite()) {
-    if (options.stop) {
-      result.interrupted = options.stop();
-      if (!result.interrupted.empty()) break;
+    // The checkpoint: the files flushed and synced first, so the marks it records are on disk;
+    // then the state, statistics and bookkeeping, written atomically (checkpoint.hpp).
+    bool written = restart ? restart->frame_written : true;  // the state is in the files
+    Checkpoint checkpoint;
+    std::string checkpoint_bytes;
+    auto save_checkpoint = [&] {
+      const auto t0 = clock::now();
+      writer->sync();
+      Checkpoint& c = checkpoint;
+      c.scene_hash = options.scene_hash;
+      c.state = state;
+      c.start_time = start_time;
+      c.start_step = start_step;
+      c.initial_total = initial_total;
+      c.checkpoint_every = checkpoint_every;
+      c.next_output_time = clock_out.next();
+      c.frame_written = written;
+      c.steps = sim.steps();
+      c.solver = sim.solver_statistics();
+      c.stages = sim.step_statistics();
+      c.wall_time_s = wall_before + since(start);
+      c.stage_seconds.clear();
+      const StageSeconds seconds = stage_seconds();
+      for (std::size_t s = 0; s < kStageCount; ++s)
+        c.stage_seconds.emplace_back(std::string(stage_name(static_cast<Stage>(s))), seconds[s]);
+      c.checkpoints_written = result.checkpoints + 1 + (restart ? restart->checkpoints_written : 0);
+      c.checkpoint_seconds =
+          result.checkpoint_seconds + (restart ? restart->checkpoint_seconds : 0.0);
+      c.files = writer->marks();
+      c.solver_interval = writer->interval();
+      c.has_replay = replay != nullptr;
+      if (replay) c.replay = replay->recording();
+      write_checkpoint((std::filesystem::path(folder->working()) / kCheckpointFileName).string(),
+                       result.checkpoint_file, c, checkpoint_bytes);
+      ++result.checkpoints;
+      checkpoint_time = state.time;
+      result.checkpoint_bytes = checkpoint_bytes.size();
+      result.checkpoint_seconds += since(t0);
+    };
+
+    // Step to the end time (the last step may end up to h/2 past it: steps are whole); a
+    // non-finite state ends the run after its step is written, a stop request before the next
+    // step. A restart whose state is not yet a frame of the files takes its first step before it
+    // stops (that frame needs the step's contacts).
+    bool may_stop = written;
+    while (n < total_steps && sim.finite()) {
+      if (options.stop && may_stop) {
+        result.interrupted = options.stop();
+        if (!result.interrupted.empty()) break;
+      }
+      const StepReport& report = sim.step();
+      may_stop = true;
+      if (writer) writer->add_step(state, report);
+      if (!options.dump_problems_directory.empty() && report.active_contacts > 0)
+        dump_problem(options.dump_problems_directory, state, ws);
+      written = false;
+      if (writer && (!report.finite || clock_out.due(state) || n + 1 == total_steps)) {
+        output(true);
+        written = true;
+      }
+      if (writer) writer->flush_if_due();
+      if (checkpoint_every > 0 && sim.finite() && state.step % checkpoint_every == 0 &&
+          n + 1 < total_steps)
+        save_checkpoint();
+      if (options.progress && (n & 255) == 0)
+        options.progress(static_cast<double>(n + 1) / static_cast<double>(total_steps));
+      ++n;
     }
-    const StepReport& report = sim.step();
-    if (writer) writer->add_step(state, report);
-    if (!options.dump_problems_directory.empty() && report.active_contacts > 0)
-      dump_problem(options.dump_problems_directory, state, ws);
-    written = false;
-    if (writer && (!report.finite || clock_out.due(state) || n + 1 == total_steps)) {
-      output(true);
-      written = true;
+    // The last checkpoint: at the end, or where a stop request ended the run (before the frame
+    // below, which an uninterrupted run would not have written: a restart drops it).
+    if (checkpoint_every > 0 && writer && sim.finite()) save_checkpoint();
+    // Interrupted between output times: the state reached is the last frame.
+    if (writer && !written) output(true);
+    if (options.progress && result.interrupted.empty()) options.progress(1.0);
+    result.steps = sim.steps();
+    result.solver = sim.solver_statistics();
+    result.stages = sim.step_statistics();
+    result.finite = sim.finite();
+    result.non_finite = sim.non_finite();
+    result.wall_time_s = wall_before + since(start);
+    result.summary_json =
+        summary(model, state, stage_seconds(), checkpoint_every, restart ? &*restart : nullptr,
+                options, result, initial_total, ws, sim.compliant());
+    if (writer) {
+      writer->finish(result.summary_json);
+      if (replay)
+        replay->write((std::filesystem::path(folder->working()) / "replay.html").string(),
+                      (std::filesystem::path(folder->target()) / "replay.html").string());
+      committing = true;
+      folder->commit();
     }
-    if (writer) writer->flush_if_due();
-    if (options.progress && (n & 255) == 0)
-      options.progress(static_cast<double>(n + 1) / static_cast<double>(total_steps));
-    ++n;
-  }
-  // Interrupted between output times: the state reached is the last frame.
-  if (writer && !written) output(true);
-  if (options.progress && result.interrupted.empty()) options.progress(1.0);
-  result.steps = sim.steps();
-  result.solver = sim.solver_statistics();
-  result.stages = sim.step_statistics();
-  result.finite = sim.finite();
-  result.non_finite = sim.non_finite();
-  result.wall_time_s = std::chrono::duration<double>(clock::now() - start).count();
-  result.summary_json = summary(model, state, ws, options, result, initial_total, sim.compliant());
-  if (writer) {
-    writer->finish(result.summary_json);
-    if (replay)
-      replay->write((std::filesystem::path(folder->working()) / "replay.html").string(),
-                    (std::filesystem::path(folder->target()) / "replay.html").string());
-    folder->commit();
+  } catch (const std::runtime_error& e) {
+    // A failure after a checkpoint: the working folder is kept, to restart from.
+    if (committing || result.checkpoints == 0 || !folder) throw;
+    folder->keep();
+    throw std::runtime_error(fmt::format(
+        "{}; {} holds the run up to its last checkpoint (t = {} s), to restart from with --restart "
+        "{}",
+        e.what(), folder->working(), checkpoint_time,
+        (std::filesystem::path(folder->working()) / kCheckpointFileName).string()));
   }
   return result;
 }

@@ -185,15 +185,26 @@ const StepReport& Simulation::step() {
   return r;
 }
 
-std::int64_t Simulation::steps_to(double end) const {
-  const double n = std::round((end - state_.time) / model_.time_step);
+std::int64_t steps_between(double start, double end, double h) {
+  const double n = std::round((end - start) / h);
   return n > 0.0 ? static_cast<std::int64_t>(n) : 0;
+}
+
+std::int64_t Simulation::steps_to(double end) const {
+  return steps_between(state_.time, end, model_.time_step);
 }
 
 void Simulation::reset_statistics() {
   steps_ = 0;
   solver_ = SolverStatistics{};
   stages_ = StepStatistics{};
+}
+
+void Simulation::restore_statistics(std::int64_t steps, const SolverStatistics& solver,
+                                    const StepStatistics& stages) {
+  steps_ = steps;
+  solver_ = solver;
+  stages_ = stages;
 }
 
 }  // namespace coulomb

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The coulomb program end to end: help, version, the default scene, bad scenes (exit 2, one line
-# FILE:LINE:COL, nothing written), overrides, determinism of trajectory.csv.
+# FILE:LINE:COL, nothing written), overrides, determinism of trajectory.csv, the warnings of bodies
+# piled at one spot.
 set -euo pipefail
 coulomb="$1"
 work="$2/cli-test"
@@ -86,6 +87,21 @@ set -e
 [[ $(ls dump | wc -l) == 5 ]] || fail "--dump-problems: expected 5 files, got $(ls dump | wc -l)"
 "$coulomb" fclib dump/step-00000005.hdf5 | grep -q ',converged,' || fail "coulomb fclib on a dumped step"
 
+# Bodies piled at one spot (20 spheres at one point: 190 overlapping pairs): two warning lines, one
+# counting the pairs, one saying what the pile costs, not one line per pair.
+{
+  printf 'name: pile\ntime: {end: 0.001, step: 1.0e-3}\nbodies:\n'
+  for i in $(seq 1 20); do
+    printf '  - {name: s%d, mass: 1.0, shapes: [{type: sphere, radius: 0.1}], position: [0, 0, 1]}\n' "$i"
+  done
+} > pile.yaml
+"$coulomb" run pile.yaml --quiet --out pile 2> pile.err
+[[ $(wc -l < pile.err) == 2 ]] || fail "pile: $(wc -l < pile.err) warning lines, expected 2: $(head -3 pile.err)"
+grep -q "^coulomb: warning: 190 pairs of bodies overlap at the start, the deepest 's1' and 's2' by 0.2 m" pile.err ||
+  fail "pile: unexpected first line: $(head -1 pile.err)"
+grep -q "^coulomb: warning: 20 bodies start piled at one spot ('s1', 's2', 's3', ...): 190 pairs" pile.err ||
+  fail "pile: unexpected second line: $(tail -1 pile.err)"
+
 # The compliant formulation: the same files, the integrator's counts in solver.csv and
 # summary.json, its line in the summary, exit status 0.
 "$coulomb" run "$3/scenes/validation/hertz-impact.yaml" --out compliant | grep -q "^integrator: erk," \
@@ -96,5 +112,21 @@ done
 head -1 compliant/solver.csv | grep -q '^time,steps,rejected_steps,rhs_evaluations,' \
   || fail "compliant solver.csv: $(head -1 compliant/solver.csv)"
 grep -q '"integrator"' compliant/summary.json || fail "compliant summary.json lacks integrator"
+# Checkpoints are the nonsmooth formulation's: a compliant run refuses --checkpoint-every and
+# --restart with one line naming the option, exit status 2, before any file (the checkpoint given
+# to --restart is not even read: it does not exist here).
+for option in "--checkpoint-every 1e-5" "--restart compliant-cp/checkpoint.bin"; do
+  set +e
+  # shellcheck disable=SC2086 # the option and its value, two words
+  "$coulomb" run "$3/scenes/validation/hertz-impact.yaml" --out compliant-cp $option \
+    2> compliant-cp.err; status=$?
+  set -e
+  [[ $status == 2 ]] || fail "compliant $option: exit status $status"
+  [[ $(wc -l < compliant-cp.err) == 1 ]] || fail "compliant $option: $(cat compliant-cp.err)"
+  grep -q "^error: ${option%% *}: checkpoints and restarts are for the nonsmooth formulation only; " \
+    compliant-cp.err || fail "compliant $option: $(cat compliant-cp.err)"
+  [[ ! -e compliant-cp ]] || fail "compliant $option: output folder created"
+  ! compgen -G 'compliant-cp.partial-*' > /dev/null || fail "compliant $option: working folder left"
+done
 
 echo "cli: all checks passed"

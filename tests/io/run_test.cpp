@@ -632,5 +632,64 @@ TEST(Run, NonConvergedStepsAreCountedNotHidden) {
   EXPECT_NE(convergence_warning(result.solver, result.steps), "");
 }
 
+// Bodies overlapping at the start are at most two warning lines whatever their number: the count
+// of pairs (the deepest, the first three), then, for bodies piled at one spot, how many and what
+// they cost. 40 spheres at one point give 780 pairs (N²/2); a row of spheres each overlapping
+// the next is not a pile; one pair keeps its own line.
+TEST(Run, OverlapWarningsAreAtMostTwoLinesWhateverTheCount) {
+  auto scene_of = [](const std::string& bodies) {
+    return load_scene_text(
+        "name: overlaps\ntime: {end: 0.01, step: 1.0e-3}\nmaterials: [m]\n"
+        "contacts:\n  - between: [m, m]\n    normal: {law: signorini}\n"
+        "    friction: {law: coulomb, mu: 0.3}\nbodies:\n" +
+            bodies,
+        "overlaps.yaml");
+  };
+  auto sphere = [](const std::string& name, double x, double y) {
+    return fmt::format(
+        "  - {{name: {}, material: m, mass: 1.0, shapes: [{{type: sphere, radius: 0.1}}], "
+        "position: [{}, {}, 1.0]}}\n",
+        name, x, y);
+  };
+  auto warnings = [](const Scene& scene) {
+    return overlap_warnings(scene.model, find_overlaps(scene.model, scene.state, 1e-6), true);
+  };
+  // The pile, and two spheres overlapping elsewhere.
+  std::string pile;
+  for (int i = 0; i < 40; ++i) pile += sphere(fmt::format("p{}", i), 0.0, 0.0);
+  pile += sphere("u", 5.0, 0.0) + sphere("v", 5.15, 0.0);
+  const Scene piled = scene_of(pile);
+  EXPECT_EQ(find_overlaps(piled.model, piled.state, 1e-6).size(), 781u);
+  const std::vector<std::string> lines = warnings(piled);
+  ASSERT_EQ(lines.size(), 2u) << fmt::format("{}", fmt::join(lines, "\n"));
+  EXPECT_EQ(lines[0],
+            "781 pairs of bodies overlap at the start, the deepest 'p0' and 'p1' by 0.2 m "
+            "(first: 'p0' and 'p1', 'p0' and 'p2', 'p0' and 'p3', ...); the position stage "
+            "moves them apart");
+  EXPECT_EQ(lines[1],
+            "40 bodies start piled at one spot ('p0', 'p1', 'p2', ...): 780 pairs of them "
+            "overlap, so every step finds and solves at least 780 contacts among them where "
+            "bodies set apart would have at most 240, and that cost grows as the square of the "
+            "pile (twice the bodies, four times the contacts); place them apart");
+  // A row of 20 spheres, each overlapping the next: 19 pairs, one line, no pile.
+  std::string row;
+  for (int i = 0; i < 20; ++i) row += sphere(fmt::format("r{}", i), 0.15 * i, 0.0);
+  const std::vector<std::string> row_lines = warnings(scene_of(row));
+  ASSERT_EQ(row_lines.size(), 1u);
+  EXPECT_EQ(row_lines[0].rfind("19 pairs of bodies overlap at the start, the deepest", 0), 0u)
+      << row_lines[0];
+  // One pair: its own line, as before; none: no line.
+  const std::vector<std::string> one = warnings(scene_of(sphere("a", 0, 0) + sphere("b", 0.15, 0)));
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0],
+            "bodies 'a' and 'b' overlap by 0.05 m at the start; the position stage moves "
+            "them apart");
+  EXPECT_TRUE(warnings(scene_of(sphere("a", 0, 0) + sphere("b", 1, 0))).empty());
+  const std::string off =
+      overlap_warnings(piled.model, find_overlaps(piled.model, piled.state, 1e-6), false)[0];
+  EXPECT_TRUE(off.ends_with("...); nothing moves them apart (solver.position_correction is off)"))
+      << off;
+}
+
 }  // namespace
 }  // namespace coulomb

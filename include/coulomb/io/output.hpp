@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace coulomb {
@@ -55,6 +56,18 @@ struct ContactRow {
 /// Number of rows `contact_row` can give for the last step.
 [[nodiscard]] std::size_t contact_row_count(const Workspace& ws);
 
+/// CRC-32 of `size` bytes at `data`, continued from `crc` (0 to start): the IEEE 802.3
+/// polynomial, reflected, as zlib's crc32() and Python's zlib.crc32 compute it.
+[[nodiscard]] std::uint32_t crc32(std::uint32_t crc, const void* data, std::size_t size);
+
+/// How far a RowFile has reached the disk: the bytes written and their CRC-32. A checkpoint
+/// records it for each output file; a restart checks the file against it (docs/reliability.md).
+struct FileMark {
+  std::uint64_t bytes = 0;  ///< bytes written to the file (whole rows)
+  std::uint32_t crc = 0;    ///< CRC-32 of those bytes (crc32)
+  friend bool operator==(const FileMark&, const FileMark&) = default;
+};
+
 /// A file written in whole rows: rows are appended to a memory buffer and written with one
 /// write(2) per flush, so the file on disk always ends at a row boundary (a killed process leaves
 /// whole rows) and a write error (a full disk) is seen by the flush that meets it.
@@ -74,11 +87,52 @@ class RowFile {
   void flush();
   /// Flushes and closes; throws as flush and close(2) do.
   void close();
+  /// Flushes and asks the system to put the file's data on the disk (fdatasync), so a checkpoint
+  /// that records mark() survives a power loss with the file. Throws as flush does.
+  void sync();
+  /// What has been written so far (the buffer not included).
+  [[nodiscard]] FileMark mark() const { return mark_; }
+  /// Writes the first `mark.bytes` bytes of the file `source` (named `source_label` in messages)
+  /// into this empty file, checking them against `mark`: a restart continues the files of the run
+  /// that wrote its checkpoint. Throws std::invalid_argument when `source` is shorter or its bytes
+  /// differ ("SOURCE: ...; it is not the file the checkpoint was written with"), and
+  /// std::runtime_error when it cannot be read or this file cannot be written.
+  void copy_prefix(const std::string& source, const std::string& source_label,
+                   const FileMark& mark);
 
  private:
+  // Writes `size` bytes at `data` to the file, counting them in mark_.
+  void write_all(const char* data, std::size_t size);
+
   int fd_ = -1;
   std::string label_;
   std::string buffer_;
+  FileMark mark_;
+};
+
+/// The aggregates of the next per-output row of solver.csv (SolverRows::per_output): the steps
+/// since the last row. A checkpoint between two output times holds them.
+struct SolverInterval {
+  std::int64_t steps = 0, solves = 0, not_converged = 0, total_iterations = 0;
+  std::int64_t local_failures = 0, fell_back = 0;
+  int max_points = 0, max_active = 0, max_iterations = 0;
+  double max_error = 0.0;
+  /// The status of the worst step (not converged first, then the larger error); empty while no
+  /// step solved (a status name: at most 15 characters, so assigning it does not allocate).
+  std::string worst_status;
+  bool worst_converged = true;
+  std::string methods;  ///< methods used, in order of first use, joined by ';'
+  friend bool operator==(const SolverInterval&, const SolverInterval&) = default;
+};
+
+/// The files of an earlier run that an OutputWriter continues (a restart, docs/reliability.md):
+/// the folder holding them, the marks a checkpoint recorded, the solver.csv aggregates.
+struct OutputResume {
+  std::string directory;  ///< where the earlier run's files are
+  std::string label;      ///< that folder as named in messages
+  /// (file name, mark) of each file the checkpoint recorded: the names of output_names()
+  std::vector<std::pair<std::string, FileMark>> files;
+  SolverInterval interval;
 };
 
 /// Writes the CSV outputs of a run and its summary.json into a folder (the run's working folder,
@@ -92,7 +146,11 @@ class OutputWriter {
 
   /// Creates the files in `directory` (which must exist) and writes their headers; `label` is
   /// the folder named in error messages (where the files will be). Throws std::runtime_error.
-  OutputWriter(const Model& model, const std::string& directory, const std::string& label);
+  /// With `resume`, the files instead start with the earlier run's files up to their marks
+  /// (RowFile::copy_prefix, which may also throw std::invalid_argument) and the solver.csv
+  /// aggregates continue from resume->interval.
+  OutputWriter(const Model& model, const std::string& directory, const std::string& label,
+               const OutputResume* resume = nullptr);
   ~OutputWriter();
   OutputWriter(const OutputWriter&) = delete;
   OutputWriter& operator=(const OutputWriter&) = delete;
@@ -112,18 +170,16 @@ class OutputWriter {
   void finish(const std::string& summary_json);
   /// Flushes done so far (the first after the headers and the initial frame counts).
   [[nodiscard]] std::int64_t flushes() const { return flushes_; }
+  /// Flushes every file and puts its data on the disk (RowFile::sync): before a checkpoint.
+  void sync();
+  /// (file name, mark) of every CSV file, in output_names() order: what a checkpoint records.
+  [[nodiscard]] std::vector<std::pair<std::string, FileMark>> marks() const;
+  /// The aggregates of the next solver.csv row (per_output).
+  [[nodiscard]] const SolverInterval& interval() const { return interval_; }
+  /// The CSV files an OutputWriter writes, in order.
+  [[nodiscard]] static const std::vector<std::string>& output_names();
 
  private:
-  // Aggregates of the steps since the last per_output row of solver.csv.
-  struct SolverInterval {
-    std::int64_t steps = 0, solves = 0, not_converged = 0, total_iterations = 0;
-    std::int64_t local_failures = 0, fell_back = 0;
-    int max_points = 0, max_active = 0, max_iterations = 0;
-    double max_error = 0.0;
-    const char* worst_status = nullptr;  ///< of the worst step (not converged first, then error)
-    bool worst_converged = true;
-    std::string methods;  ///< methods used, in order of first use, joined by ';'
-  };
   void write_solver_interval(const State& state);
   // A compliant solver.csv row: the integrator's counts since `integrator_last_`.
   void write_integrator_row(const State& state, const IntegratorStatistics& now);

@@ -15,7 +15,8 @@
 
 namespace coulomb {
 
-/// The names a run writes into its output folder (and `plots/`, written by `coulomb plot`).
+/// The names a run writes into its output folder (and `plots/`, written by `coulomb plot`): the
+/// CSV files, summary.json, replay.html, and the checkpoint (coulomb/io/checkpoint.hpp).
 [[nodiscard]] const std::vector<std::string>& output_file_names();
 
 /// Empty when `folder` may be replaced by a run's outputs (absent, an empty folder, or one that
@@ -47,6 +48,9 @@ class OutputFolder {
   /// Throws std::runtime_error (the working folder is then kept and named in the message, since
   /// it holds the results).
   void commit();
+  /// Leaves the working folder where it is when this object is destroyed without commit(): a
+  /// failed run whose working folder holds a checkpoint to restart from.
+  void keep();
 
  private:
   std::string target_;                ///< as given

@@ -22,6 +22,7 @@
 #include <coulomb/model/model.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,29 @@ struct ReplayFrame {
   double kinetic = 0.0;         ///< kinetic energy [J]
   double potential = 0.0;       ///< gravitational potential energy [J]
   double dissipated = 0.0;      ///< cumulative energy removed by contacts [J]
+};
+
+/// What a ReplayRecorder holds between frames, as plain data: what a checkpoint saves and a restart
+/// gives back (ReplayRecorder::recording, restore), so that a restarted run writes the
+/// replay.html of the uninterrupted run.
+struct ReplayRecording {
+  /// A recorded frame, reduced to the moving bodies.
+  struct Frame {
+    std::uint64_t index = 0;      ///< its number among the frames received
+    double time = 0.0;            ///< [s]
+    std::vector<float> moving;    ///< (nmoving * 7) poses of the moving bodies (ReplayFrame)
+    std::vector<float> contacts;  ///< (ncontacts * 13), layout of kReplayContactStride
+    double kinetic = 0.0;         ///< [J]
+    double potential = 0.0;       ///< [J]
+    double dissipated = 0.0;      ///< [J]
+    friend bool operator==(const Frame&, const Frame&) = default;
+  };
+  std::vector<float> base_poses;  ///< (nbodies * 7) the first frame's poses; empty before it
+  std::vector<Frame> kept;        ///< the decimated frames, by increasing index
+  Frame last;                     ///< the most recent frame received (if any)
+  std::uint64_t received = 0;     ///< frames received
+  std::uint64_t stride = 1;       ///< decimation stride k (a power of two)
+  friend bool operator==(const ReplayRecording&, const ReplayRecording&) = default;
 };
 
 /// Collects frames during a run and writes replay.html.
@@ -80,6 +104,13 @@ class ReplayRecorder {
   [[nodiscard]] std::size_t frames_received() const { return received_; }
   /// Current decimation stride k (every k-th received frame is kept).
   [[nodiscard]] std::size_t stride() const { return stride_; }
+  /// What the recorder holds (a copy), for a checkpoint.
+  [[nodiscard]] ReplayRecording recording() const;
+  /// Continues from `recording` (of a recorder of the same model and bounds): the frames added
+  /// next, and the page written, are those the recorder that gave it would have. Throws
+  /// std::invalid_argument ("replay: ...") when it does not fit this model and these bounds (array
+  /// sizes, indices, stride, frame count); the recorder is then unchanged.
+  void restore(const ReplayRecording& recording);
   /// Whether the bundled viewer is embedded in this build (false: the minimal page is written).
   [[nodiscard]] static bool viewer_available();
 

@@ -54,7 +54,8 @@ struct CompliantContact {
 };
 
 /// The state of the compliant formulation beyond poses and twists, kept apart from the rest of
-/// the State (issue 10) so that a checkpoint holds it whole.
+/// the State (issue 10) so that a checkpoint can hold it whole (checkpoint format 1 does not: the
+/// compliant formulation refuses checkpoints, docs/compliant.md).
 struct CompliantState {
   std::vector<CompliantContact> contacts;  ///< the sticking elastic-stick contacts, sorted by key
   /// Energy stored in the contacts' springs at `time` [J] (normal laws and stick springs). A

@@ -58,6 +58,11 @@ struct StepStatistics {
 /// (worst error 3.2e-4 at t = 1.234 s)"; empty when every solve converged.
 [[nodiscard]] std::string convergence_warning(const SolverStatistics& stats, std::int64_t steps);
 
+/// The number of whole steps of length `h` [s] from time `start` to time `end` [s] (the last may
+/// end up to h/2 past it); 0 when end is not after start. What Simulation::steps_to counts, and
+/// what a restarted run counts from the start of the run that wrote its checkpoint.
+[[nodiscard]] std::int64_t steps_between(double start, double end, double h);
+
 /// A model being simulated.
 class Simulation {
  public:
@@ -119,6 +124,10 @@ class Simulation {
   /// The compliant formulation's engine (null in the nonsmooth formulation): its integrator
   /// statistics and times.
   [[nodiscard]] const CompliantEngine* compliant() const { return compliant_.get(); }
+  /// Sets the statistics to those of steps taken elsewhere: a run restarted from a checkpoint
+  /// continues the counts of the run that wrote it.
+  void restore_statistics(std::int64_t steps, const SolverStatistics& solver,
+                          const StepStatistics& stages);
 
  private:
   const StepReport& step_compliant();
