@@ -1,8 +1,14 @@
 # Helpers shared by every CMakeLists.txt of the project.
 
-# Warnings and floating-point rules for every coulomb target.
+# Warnings and floating-point rules for every coulomb target; OpenMP where it was found (its
+# pragmas are ignored, silently, where it was not).
 function(coulomb_compile_options target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -ffp-contract=off)
+  if(TARGET OpenMP::OpenMP_CXX)
+    target_link_libraries(${target} PRIVATE OpenMP::OpenMP_CXX)
+  else()
+    target_compile_options(${target} PRIVATE -Wno-unknown-pragmas)
+  endif()
 endfunction()
 
 # coulomb_module(NAME SOURCES... [DEPENDS targets...])

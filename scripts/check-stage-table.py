@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Checks the stage table of docs/architecture.md ("The step: eight named, timed stages") against
+"""Checks the stage table of docs/architecture.md ("The step: ... named, timed stages") against
 the stage declarations of src/world/stages/stages.hpp: every stage's "reads" column must list the
 types of its const& parameters and its "writes" column those of its non-const & parameters, in
-the declaration's order.
+the declaration's order; and the table's stages must be those of the Stage enum of
+include/coulomb/world/workspace.hpp, in its order (the order the profile reports them).
 
 Usage: scripts/check-stage-table.py [REPO]   (exit 0: the table matches; 1: each difference is
 printed as STAGE: COLUMN: table [...] but stages.hpp [...]).
@@ -37,11 +38,23 @@ def documented(architecture: str) -> dict[str, tuple[list[str], list[str]]]:
     return {name: (cell(reads), cell(writes)) for name, reads, writes in rows}
 
 
+def enumerated(workspace: str) -> list[str]:
+    """The names of `enum class Stage`, in order, without `count`."""
+    body = re.search(r"enum class Stage\b[^{]*\{([^}]*)\}", workspace)
+    if not body:
+        raise SystemExit("workspace.hpp: no enum class Stage found")
+    names = [n.strip() for n in re.sub(r"//[^\n]*", "", body.group(1)).split(",")]
+    return [n for n in names if n and n != "count"]
+
+
 def main() -> int:
     repo = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
     code = declared((repo / "src/world/stages/stages.hpp").read_text(encoding="utf-8"))
     doc = documented((repo / "docs/architecture.md").read_text(encoding="utf-8"))
     problems = []
+    order = enumerated((repo / "include/coulomb/world/workspace.hpp").read_text(encoding="utf-8"))
+    if order != list(doc):
+        problems.append(f"the table's stages {list(doc)} are not the Stage enum's {order}")
     for name in sorted(set(code) | set(doc)):
         if name not in doc:
             problems.append(f"{name}: declared in stages.hpp but not in the table")

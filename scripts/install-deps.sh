@@ -14,9 +14,10 @@ packages=(
   chromium
 )
 # `make check` (scripts/check.sh) sets COULOMB_CHECK=1: clang and its runtime libraries (libFuzzer,
-# ASan, UBSan: libclang-rt-dev), llvm-symbolizer (llvm) for readable sanitizer reports, ninja.
+# ASan, UBSan: libclang-rt-dev), clang's OpenMP runtime (libomp-dev), llvm-symbolizer (llvm) for
+# readable sanitizer reports, ninja.
 if [[ "${COULOMB_CHECK:-0}" == 1 ]]; then
-  packages+=(clang libclang-rt-dev llvm ninja-build)
+  packages+=(clang libclang-rt-dev libomp-dev llvm ninja-build)
 fi
 # Optional extras: set COULOMB_PEERS=1 to install the peers used by bench/.
 if [[ "${COULOMB_PEERS:-0}" == 1 ]]; then

@@ -39,6 +39,9 @@ void add_fclib_command(CLI::App& app, FclibArgs& args) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--over-relaxation", args.over_relaxation, "NSGS relaxation ω (default 1)")
       ->check(CLI::Range(1e-3, 1.999));
+  cmd->add_option("--anderson", args.anderson_depth,
+                  "NSGS: depth of the Anderson acceleration of the sweeps (default 0: none)")
+      ->check(CLI::Range(0, AndersonAcceleration::kMaxDepth));
   cmd->add_option("--shuffle", args.shuffle_seed,
                   "NSGS: visit the contacts in a shuffled order, seeded (default fixed order)")
       ->check(CLI::NonNegativeNumber);
@@ -59,6 +62,7 @@ int run_fclib_command(const FclibArgs& args) {
   options.max_iterations = args.max_iterations;
   options.error_check_interval = args.check_interval;
   options.over_relaxation = args.over_relaxation;
+  options.anderson_depth = args.anderson_depth;
   options.shuffle = args.shuffle_seed >= 0;
   options.shuffle_seed = options.shuffle ? static_cast<std::uint64_t>(args.shuffle_seed) : 0U;
 

@@ -155,7 +155,13 @@ int box_box_of(const Box& b1, const Pose& X1, const Box& b2, const Pose& X2, dou
     poly[q].edges = static_cast<std::uint8_t>((1u << q) | (1u << ((q + 3) % 4)));
     poly[q].planes = 0;
   }
-  // Clip by the 4 side planes: plane j keeps sign_j · dir_j · (x − cf) <= h_j.
+  // Clip by the 4 side planes: plane j keeps sign_j · dir_j · (x − cf) <= h_j. A vertex within
+  // `tie` of a plane is on it: kept, and no crossing is made on an edge that ends on the plane.
+  // Equal boxes stacked square put every incident vertex on a side plane; an exact test would
+  // decide their side by round-off, so a vertex would flip between its own id and a crossing's
+  // (or both, a near-duplicate point) from step to step, and the contact memory keyed by those ids
+  // would lose the warm start of the stack.
+  const auto side = [&](double d) { return d < -tie ? -1 : (d > tie ? 1 : 0); };
   const Vec3 dirs[4] = {u, -u, v, -v};
   const double lims[4] = {hr[ku], hr[ku], hr[kv], hr[kv]};
   for (int j = 0; j < 4 && np > 0; ++j) {
@@ -165,8 +171,9 @@ int box_box_of(const Box& b1, const Pose& X1, const Box& b2, const Pose& X2, dou
       const ClipPoint& Q = poly[(q + 1) % np];
       const double dp = dirs[j].dot(P.x - cf) - lims[j];
       const double dq = dirs[j].dot(Q.x - cf) - lims[j];
-      if (dp <= 0.0) next[nn++] = P;
-      if ((dp <= 0.0) != (dq <= 0.0) && nn < 8) {
+      const int sp = side(dp), sq = side(dq);
+      if (sp <= 0) next[nn++] = P;
+      if (sp * sq < 0 && nn < 8) {
         const double t = dp / (dp - dq);
         ClipPoint X;
         X.x = P.x + t * (Q.x - P.x);

@@ -203,6 +203,7 @@ void fields(Io& io, C& c) {
   });
   io.f64(s.dissipated);
   for (auto& d : s.dissipated_by_kind) io.f64(d);
+  io.boolean(s.prefer_newton);
 
   // The run as it started, and the driver's bookkeeping.
   io.f64(c.start_time);
@@ -250,6 +251,8 @@ void fields(Io& io, C& c) {
   io.f64(ss.largest_left);
   io.i64(ss.rotation_failures);
   io.f64(ss.first_rotation_failure_time);
+  io.i64(ss.activated);
+  io.i64(ss.activation_steps);
   io.f64(c.wall_time_s);
   io.seq(c.stage_seconds, 16, [&](auto& p) {
     io.str(p.first);

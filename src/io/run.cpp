@@ -65,7 +65,7 @@ void dump_problem(const std::string& directory, const State& state, const Worksp
   std::visit(
       [&](const auto& contact) {
         constexpr int n = std::decay_t<decltype(contact.problem)>::kUnknowns;
-        write_problem(path, contact.problem, ContactSolution<n>{contact.r, contact.u});
+        write_problem(path, contact.problem.assembled(), ContactSolution<n>{contact.r, contact.u});
       },
       ws.contact);
 }
@@ -208,6 +208,7 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
                          {"deepest_penetration", ss.deepest_penetration},
                          {"deepest_penetration_time", ss.deepest_penetration_time},
                          {"largest_left", ss.largest_left}};
+  j["activation"] = {{"points", ss.activated}, {"steps", ss.activation_steps}};
   j["rotation_failures"] = ss.rotation_failures;
   if (compliant != nullptr) j["integrator"] = integrator_json(model, ws, *compliant);
   const Energy e = energy(model, state);
@@ -341,7 +342,7 @@ RunResult run(Simulation& sim, const RunOptions& options) {
                     options.checkpoint_every));
   // The compliant formulation's checkpoint would need State::compliant (the stick anchors) and
   // its integrator's history (it integrates across the samples without restarting), which format
-  // 1 does not hold: refused, naming the option, before anything is read or written.
+  // 2 does not hold: refused, naming the option, before anything is read or written.
   if (model.solver.formulation == Formulation::compliant &&
       (options.checkpoint_every > 0.0 || !options.restart.empty()))
     throw std::invalid_argument(fmt::format(

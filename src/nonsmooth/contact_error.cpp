@@ -44,8 +44,11 @@ const char* to_string(SolverStatus s) {
 
 Vec3 project_on_cone(const Vec3& x, double mu) { return CircularCone{mu}.project(x); }
 
-double contact_error(const ForceProblem& problem, const std::vector<Vec3>& r,
-                     const std::vector<Vec3>& u) {
+namespace {
+
+// The force error of any problem form holding laws (μ), q and contact_count.
+template <class Problem>
+double force_error(const Problem& problem, const std::vector<Vec3>& r, const std::vector<Vec3>& u) {
   const int nc = problem.contact_count;
   assert(static_cast<int>(r.size()) >= nc && static_cast<int>(u.size()) >= nc);
   // Natural-map residual of De Saxcé's complementarity, contact by contact.
@@ -62,6 +65,18 @@ double contact_error(const ForceProblem& problem, const std::vector<Vec3>& r,
   const double err = std::sqrt(sum);
   const double qn = std::sqrt(q2);
   return qn > DBL_EPSILON ? err / qn : err;
+}
+
+}  // namespace
+
+double contact_error(const ForceProblem& problem, const std::vector<Vec3>& r,
+                     const std::vector<Vec3>& u) {
+  return force_error(problem, r, u);
+}
+
+double contact_error(const FactoredForceProblem& problem, const std::vector<Vec3>& r,
+                     const std::vector<Vec3>& u) {
+  return force_error(problem, r, u);
 }
 
 }  // namespace coulomb

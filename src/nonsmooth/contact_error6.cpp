@@ -292,8 +292,11 @@ double contact_residual6(const ContactLaw6& law, const Vec6& r, const Vec6& u) {
   return detail::residual(set, detail::scale_r(r, set.ell), detail::scale_u(u, set.ell));
 }
 
-double contact_error(const WrenchProblem& problem, const std::vector<Vec6>& r,
-                     const std::vector<Vec6>& u) {
+namespace {
+
+// The wrench error of any problem form holding laws, q and contact_count.
+template <class Problem>
+double wrench_error(const Problem& problem, const std::vector<Vec6>& r, const std::vector<Vec6>& u) {
   const int nc = problem.contact_count;
   assert(static_cast<int>(r.size()) >= nc && static_cast<int>(u.size()) >= nc);
   double sum = 0.0;
@@ -308,6 +311,18 @@ double contact_error(const WrenchProblem& problem, const std::vector<Vec6>& r,
   const double err = std::sqrt(sum);
   const double qn = std::sqrt(q2);
   return qn > DBL_EPSILON ? err / qn : err;
+}
+
+}  // namespace
+
+double contact_error(const WrenchProblem& problem, const std::vector<Vec6>& r,
+                     const std::vector<Vec6>& u) {
+  return wrench_error(problem, r, u);
+}
+
+double contact_error(const FactoredWrenchProblem& problem, const std::vector<Vec6>& r,
+                     const std::vector<Vec6>& u) {
+  return wrench_error(problem, r, u);
 }
 
 }  // namespace coulomb

@@ -33,16 +33,39 @@ SolverResult solve_nsgs(const ContactProblem<N>& problem, std::vector<VecN<N>>& 
   const auto local_solve = [&](const BlockN<N>& w, const VecN<N>& q, int a, VecN<N>& ra) {
     return solve_single_contact(w, q, problem.laws[a], ra, options.local_tolerance);
   };
-  const auto error = [](const ContactProblem<N>& p, const std::vector<VecN<N>>& rr,
-                        const std::vector<VecN<N>>& uu) { return contact_error(p, rr, uu); };
-  return detail::nsgs(problem, r, u, options, workspace.order, workspace.r_best,
-                      N == kForce ? "nsgs" : "nsgs6", local_solve, error);
+  const auto error = [&](const std::vector<VecN<N>>& rr, const std::vector<VecN<N>>& uu) {
+    return contact_error(problem, rr, uu);
+  };
+  return detail::nsgs(detail::AssembledSweep<N>(problem), r, u, options, workspace.order,
+                      workspace.r_best, workspace.r_before, workspace.anderson, N == kForce ? "nsgs" : "nsgs6", local_solve, error);
+}
+
+template <int N>
+SolverResult solve_nsgs(const FactoredProblem<N>& problem, std::vector<VecN<N>>& r,
+                        std::vector<VecN<N>>& u, const SolverOptions& options,
+                        SolverWorkspace<N>& workspace) {
+  const auto local_solve = [&](const BlockN<N>& w, const VecN<N>& q, int a, VecN<N>& ra) {
+    return solve_single_contact(w, q, problem.laws[a], ra, options.local_tolerance);
+  };
+  const auto error = [&](const std::vector<VecN<N>>& rr, const std::vector<VecN<N>>& uu) {
+    return contact_error(problem, rr, uu);
+  };
+  return detail::nsgs(detail::FactoredSweep<N>(problem, workspace.nu), r, u, options,
+                      workspace.order, workspace.r_best, workspace.r_before, workspace.anderson,
+                      N == kForce ? "nsgs" : "nsgs6",
+                      local_solve, error);
 }
 
 template SolverResult solve_nsgs<kForce>(const ForceProblem&, std::vector<Vec3>&,
                                          std::vector<Vec3>&, const SolverOptions&,
                                          SolverWorkspace<kForce>&);
 template SolverResult solve_nsgs<kWrench>(const WrenchProblem&, std::vector<Vec6>&,
+                                          std::vector<Vec6>&, const SolverOptions&,
+                                          SolverWorkspace<kWrench>&);
+template SolverResult solve_nsgs<kForce>(const FactoredForceProblem&, std::vector<Vec3>&,
+                                         std::vector<Vec3>&, const SolverOptions&,
+                                         SolverWorkspace<kForce>&);
+template SolverResult solve_nsgs<kWrench>(const FactoredWrenchProblem&, std::vector<Vec6>&,
                                           std::vector<Vec6>&, const SolverOptions&,
                                           SolverWorkspace<kWrench>&);
 

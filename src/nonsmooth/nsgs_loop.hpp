@@ -33,22 +33,143 @@ inline void shuffle_order(std::vector<std::int32_t>& order, std::uint64_t& state
   }
 }
 
-// One exact local solve of contact a with the latest impulses of the others; false when the local
-// solve did not reach its tolerance (it then leaves its best answer in r[a]).
-template <class Problem, class VecT, class LocalSolve>
-inline bool relax_contact(const Problem& p, int a, std::vector<VecT>& r, double omega,
-                          const LocalSolve& local_solve) {
-  VecT qt = p.q[a];
-  const std::int32_t d = p.diag[a];
-  for (std::int32_t k = p.row_start[a]; k < p.row_start[a + 1]; ++k) {
-    if (k != d) qt.noalias() += p.blocks[k] * r[p.col[k]];
+// How a sweep reaches the other contacts' impulses, per problem form. Both give: size(), q(),
+// velocity(r, u) (u = W r + q, exact), reset(r) (after r was replaced), and sweep(r, ω, order,
+// local_solve) → the number of local solves short of their tolerance (each local solve leaves its
+// best answer in r[a]).
+
+// The assembled problem: q̃_α = q_α + Σ_{β≠α} W_αβ r_β over the stored blocks of row α.
+template <int N>
+class AssembledSweep {
+ public:
+  using Vec = VecN<N>;
+  explicit AssembledSweep(const ContactProblem<N>& p) : p_(p) {}
+  [[nodiscard]] int size() const { return p_.contact_count; }
+  [[nodiscard]] const std::vector<Vec>& q() const { return p_.q; }
+  void velocity(const std::vector<Vec>& r, std::vector<Vec>& u) const { p_.velocity(r, u); }
+  void reset(const std::vector<Vec>&) const {}
+  template <class LocalSolve>
+  int sweep(std::vector<Vec>& r, double omega, const std::vector<std::int32_t>* order,
+            const LocalSolve& local_solve) const {
+    int failures = 0;
+    if (order) {
+      for (const std::int32_t a : *order) failures += relax(a, r, omega, local_solve) ? 0 : 1;
+    } else {
+      for (int a = 0; a < p_.contact_count; ++a) failures += relax(a, r, omega, local_solve) ? 0 : 1;
+    }
+    return failures;
   }
-  if (omega == 1.0) return local_solve(p.blocks[d], qt, a, r[a]);
-  const VecT r_old = r[a];
-  const bool ok = local_solve(p.blocks[d], qt, a, r[a]);
-  r[a] = omega * r[a] + (1.0 - omega) * r_old;
-  return ok;
-}
+  // One sweep in contact order on the regularised problem FC(W + ηI, q − η r_k) (PROX).
+  template <class LocalSolve>
+  void regularised_sweep(double eta, const std::vector<Vec>& rk, std::vector<Vec>& x,
+                         const LocalSolve& local_solve) const {
+    for (int a = 0; a < p_.contact_count; ++a) {
+      Vec qt = p_.q[a] - eta * rk[a];
+      const std::int32_t d = p_.diag[a];
+      for (std::int32_t k = p_.row_start[a]; k < p_.row_start[a + 1]; ++k) {
+        if (k != d) qt.noalias() += p_.blocks[k] * x[p_.col[k]];
+      }
+      BlockN<N> wd = p_.blocks[d];
+      wd.diagonal().array() += eta;
+      local_solve(wd, qt, a, x[a]);
+    }
+  }
+  [[nodiscard]] const BlockN<N>& diagonal_block(int a) const { return p_.blocks[p_.diag[a]]; }
+
+ private:
+  template <class LocalSolve>
+  bool relax(int a, std::vector<Vec>& r, double omega, const LocalSolve& local_solve) const {
+    Vec qt = p_.q[a];
+    const std::int32_t d = p_.diag[a];
+    for (std::int32_t k = p_.row_start[a]; k < p_.row_start[a + 1]; ++k) {
+      if (k != d) qt.noalias() += p_.blocks[k] * r[p_.col[k]];
+    }
+    if (omega == 1.0) return local_solve(p_.blocks[d], qt, a, r[a]);
+    const Vec r_old = r[a];
+    const bool ok = local_solve(p_.blocks[d], qt, a, r[a]);
+    r[a] = omega * r[a] + (1.0 - omega) * r_old;
+    return ok;
+  }
+  const ContactProblem<N>& p_;
+};
+
+// The factored problem: ν = M⁻¹ Jᵀ r per body is kept with r, q̃_α = q_α + J1_α ν_b1 + J2_α ν_b2 −
+// W_αα r_α, and ν += G δr after the local solve. Colours of the problem's order are relaxed in
+// parallel (their contacts share no body: each ν is written by one contact of a colour, so the
+// result is the same for any number of threads). `velocity` and `reset` recompute ν from r, which
+// also keeps the round-off of the updates from accumulating.
+template <int N>
+class FactoredSweep {
+ public:
+  using Vec = VecN<N>;
+  FactoredSweep(const FactoredProblem<N>& p, std::vector<Vec6d>& nu) : p_(p), nu_(nu) {}
+  [[nodiscard]] int size() const { return p_.contact_count; }
+  [[nodiscard]] const std::vector<Vec>& q() const { return p_.q; }
+  void velocity(const std::vector<Vec>& r, std::vector<Vec>& u) const { p_.velocity(r, u, nu_); }
+  void reset(const std::vector<Vec>& r) const { p_.body_velocity(r, nu_); }
+  template <class LocalSolve>
+  int sweep(std::vector<Vec>& r, double omega, const std::vector<std::int32_t>* order,
+            const LocalSolve& local_solve) const {
+    int failures = 0;
+    if (order) {
+      for (const std::int32_t a : *order) failures += relax(a, r, omega, local_solve) ? 0 : 1;
+      return failures;
+    }
+    const int colors = static_cast<int>(p_.color_start.size()) - 1;
+    if (colors <= 1 || p_.contact_count < kColorThreshold) {
+      for (const std::int32_t a : p_.order) failures += relax(a, r, omega, local_solve) ? 0 : 1;
+      return failures;
+    }
+#pragma omp parallel reduction(+ : failures)
+    for (int c = 0; c < colors; ++c) {
+#pragma omp for schedule(static)
+      for (std::int32_t k = p_.color_start[c]; k < p_.color_start[c + 1]; ++k)
+        failures += relax(p_.order[k], r, omega, local_solve) ? 0 : 1;
+    }
+    return failures;
+  }
+  // One sweep in contact order on the regularised problem FC(W + ηI, q − η r_k) (PROX); ν is
+  // recomputed from x first.
+  template <class LocalSolve>
+  void regularised_sweep(double eta, const std::vector<Vec>& rk, std::vector<Vec>& x,
+                         const LocalSolve& local_solve) const {
+    reset(x);
+    for (int a = 0; a < p_.contact_count; ++a) {
+      const std::int32_t b1 = p_.body1[a], b2 = p_.body2[a];
+      Vec qt = p_.q[a] - eta * rk[a];
+      qt.noalias() -= p_.w_diag[a] * x[a];
+      if (b1 >= 0) qt.noalias() += p_.J1[a] * nu_[b1];
+      if (b2 >= 0) qt.noalias() += p_.J2[a] * nu_[b2];
+      BlockN<N> wd = p_.w_diag[a];
+      wd.diagonal().array() += eta;
+      const Vec x_old = x[a];
+      local_solve(wd, qt, a, x[a]);
+      const Vec delta = x[a] - x_old;
+      if (b1 >= 0) nu_[b1].noalias() += p_.G1[a] * delta;
+      if (b2 >= 0) nu_[b2].noalias() += p_.G2[a] * delta;
+    }
+  }
+  [[nodiscard]] const BlockN<N>& diagonal_block(int a) const { return p_.w_diag[a]; }
+
+ private:
+  template <class LocalSolve>
+  bool relax(int a, std::vector<Vec>& r, double omega, const LocalSolve& local_solve) const {
+    const std::int32_t b1 = p_.body1[a], b2 = p_.body2[a];
+    Vec qt = p_.q[a];
+    qt.noalias() -= p_.w_diag[a] * r[a];
+    if (b1 >= 0) qt.noalias() += p_.J1[a] * nu_[b1];
+    if (b2 >= 0) qt.noalias() += p_.J2[a] * nu_[b2];
+    const Vec r_old = r[a];
+    const bool ok = local_solve(p_.w_diag[a], qt, a, r[a]);
+    if (omega != 1.0) r[a] = omega * r[a] + (1.0 - omega) * r_old;
+    const Vec delta = r[a] - r_old;
+    if (b1 >= 0) nu_[b1].noalias() += p_.G1[a] * delta;
+    if (b2 >= 0) nu_[b2].noalias() += p_.G2[a] * delta;
+    return ok;
+  }
+  const FactoredProblem<N>& p_;
+  std::vector<Vec6d>& nu_;
+};
 
 // The start of a solve: the caller's warm start, unless its error is above kWarmStartFactor (100)
 // times that of r = 0 or not finite, and then r = 0. The error of r = 0 needs no product with W
@@ -60,46 +181,48 @@ inline bool relax_contact(const Problem& p, int a, std::vector<VecT>& r, double 
 // starting from r = 0 there costs 3.6 times the iterations (kWarmStartFactor). On exit r is the
 // start, u = W r + q, and the result's start_error, error and cold_start are set. `zero` is
 // scratch of size nc.
-template <class Problem, class VecT, class ErrorFn>
-void choose_start(const Problem& problem, std::vector<VecT>& r, std::vector<VecT>& u,
+template <class Sweep, class VecT, class ErrorFn>
+void choose_start(const Sweep& sweep, std::vector<VecT>& r, std::vector<VecT>& u,
                   std::vector<VecT>& zero, const ErrorFn& error, SolverResult& result) {
-  const auto n = static_cast<std::size_t>(problem.contact_count);
-  problem.velocity(r, u);
-  double warm = error(problem, r, u);
+  const auto n = static_cast<std::size_t>(sweep.size());
+  sweep.velocity(r, u);
+  double warm = error(r, u);
   const bool all_zero =
       std::all_of(r.begin(), r.end(), [](const VecT& x) { return x.isZero(0.0); });
   if (!all_zero) {
     zero.assign(n, VecT::Zero());
-    for (std::size_t a = 0; a < n; ++a) u[a] = problem.q[a];
-    const double cold = error(problem, zero, u);
+    for (std::size_t a = 0; a < n; ++a) u[a] = sweep.q()[a];
+    const double cold = error(zero, u);
     if (std::isfinite(cold) && !(warm <= kWarmStartFactor * cold)) {
       r.assign(n, VecT::Zero());
       warm = cold;
       result.cold_start = true;
     } else {
-      problem.velocity(r, u);
+      sweep.velocity(r, u);
     }
   }
+  sweep.reset(r);
   result.start_error = warm;
   result.error = warm;
 }
 
-/// NSGS on `problem`: local_solve(W_aa, q̃_a, a, r_a) solves contact a exactly and returns false
-/// when it did not reach its tolerance; error(problem, r, u) is the error measure of the problem
-/// type. `best` is scratch of size nc (the best iterate, no allocation once warm).
+/// NSGS through `sweep` (AssembledSweep or FactoredSweep): local_solve(W_aa, q̃_a, a, r_a) solves
+/// contact a exactly and returns false when it did not reach its tolerance; error(r, u) is the
+/// error measure of the problem type. `best` is scratch of size nc (the best iterate, no allocation once warm).
 /// Returns the last iterate when it meets the tolerance, else the iterate of lowest true error
 /// among the start (choose_start) and the iterates whose error was evaluated; `fell_back` when the
 /// last iterate was non-finite or worse than the start.
-template <class Problem, class VecT, class LocalSolve, class ErrorFn>
-SolverResult nsgs(const Problem& problem, std::vector<VecT>& r, std::vector<VecT>& u,
+template <class Sweep, class VecT, class LocalSolve, class ErrorFn>
+SolverResult nsgs(const Sweep& sweeper, std::vector<VecT>& r, std::vector<VecT>& u,
                   const SolverOptions& options, std::vector<std::int32_t>& order,
-                  std::vector<VecT>& best, const char* method, const LocalSolve& local_solve,
+                  std::vector<VecT>& best, std::vector<VecT>& before, AndersonAcceleration& anderson,
+                  const char* method, const LocalSolve& local_solve,
                   const ErrorFn& error) {
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&start] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  const int nc = problem.contact_count;
+  const int nc = sweeper.size();
   // Shapes: a warm start of the wrong size is replaced by zero.
   if (static_cast<int>(r.size()) != nc) r.assign(static_cast<std::size_t>(nc), VecT::Zero());
   u.resize(static_cast<std::size_t>(nc));
@@ -107,12 +230,12 @@ SolverResult nsgs(const Problem& problem, std::vector<VecT>& r, std::vector<VecT
   result.method = method;
   const double omega = options.over_relaxation;
   const auto true_error = [&] {
-    problem.velocity(r, u);
-    return error(problem, r, u);
+    sweeper.velocity(r, u);
+    return error(r, u);
   };
 
   // Start: the warm start, or zero if that is far worse; nothing to do if it solves the problem.
-  choose_start(problem, r, u, best, error, result);
+  choose_start(sweeper, r, u, best, error, result);
   if (!std::isfinite(result.error)) {
     result.status = SolverStatus::non_finite;
     result.time_s = elapsed();
@@ -136,6 +259,10 @@ SolverResult nsgs(const Problem& problem, std::vector<VecT>& r, std::vector<VecT
     for (int a = 0; a < nc; ++a) order[a] = a;
   }
   std::uint64_t rng = options.shuffle_seed;
+  // Anderson acceleration of the sweeps (options.anderson_depth), history sized for r.
+  const bool accelerate = options.anderson_depth > 0;
+  constexpr int kRows = VecT::RowsAtCompileTime;
+  if (accelerate) anderson.reset(options.anderson_depth, static_cast<std::size_t>(kRows) * nc);
 
   // Error schedule and stall reference.
   const int max_interval = std::max(1, options.error_check_interval);
@@ -146,19 +273,23 @@ SolverResult nsgs(const Problem& problem, std::vector<VecT>& r, std::vector<VecT
   double stall_error = result.error;
   bool checked = true;  // result.error is the error of the current r
 
+  // Anderson: the sweep's iterate r = G(x) is replaced by the extrapolation from x (`before`)
+  // and the history (after the error check, which is made on sweep iterates only).
+  const auto extrapolate = [&] {
+    if (!accelerate || !anderson.extrapolate(before.data()->data(), r.data()->data())) return;
+    r.swap(before);
+    sweeper.reset(r);
+    checked = false;
+  };
+
   result.status = SolverStatus::max_iterations;
   for (int sweep = 1; sweep <= options.max_iterations; ++sweep) {
     // One Gauss–Seidel sweep with the exact local solve; local solves short of their tolerance
     // are counted (those of the last sweep are reported).
-    int failures = 0;
-    if (options.shuffle) {
-      shuffle_order(order, rng);
-      for (const std::int32_t a : order)
-        failures += relax_contact(problem, a, r, omega, local_solve) ? 0 : 1;
-    } else {
-      for (int a = 0; a < nc; ++a)
-        failures += relax_contact(problem, a, r, omega, local_solve) ? 0 : 1;
-    }
+    if (options.shuffle) shuffle_order(order, rng);
+    // Anderson: the iterate before the sweep.
+    if (accelerate) before.assign(r.begin(), r.end());
+    const int failures = sweeper.sweep(r, omega, options.shuffle ? &order : nullptr, local_solve);
     result.local_failures = failures;
     result.local_failures_total += failures;
     result.iterations = sweep;
@@ -168,7 +299,10 @@ SolverResult nsgs(const Problem& problem, std::vector<VecT>& r, std::vector<VecT
       result.status = SolverStatus::max_time;
       break;
     }
-    if (sweep < next_check) continue;
+    if (sweep < next_check) {
+      extrapolate();
+      continue;
+    }
 
     // True error of the sweep's iterate; the best one is kept.
     result.error = true_error();
@@ -205,6 +339,7 @@ SolverResult nsgs(const Problem& problem, std::vector<VecT>& r, std::vector<VecT
     last_check = sweep;
     last_error = result.error;
     next_check = sweep + gap;
+    extrapolate();
   }
   // The error of the last iterate (evaluated now if the schedule skipped it).
   if (!checked) result.error = true_error();

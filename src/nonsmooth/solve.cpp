@@ -9,6 +9,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace coulomb {
 
@@ -39,15 +40,38 @@ bool parse_solver_kind(const std::string& name, SolverKind& kind) {
 
 namespace {
 
-// The force problem: NSGS, PROX, or NSGS then PROX.
-SolverResult solve_force(const ForceProblem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
+// u = W r + q for either form of the problem.
+template <int N>
+void velocity(const ContactProblem<N>& p, const std::vector<VecN<N>>& r, std::vector<VecN<N>>& u,
+              SolverWorkspace<N>&) {
+  p.velocity(r, u);
+}
+template <int N>
+void velocity(const FactoredProblem<N>& p, const std::vector<VecN<N>>& r, std::vector<VecN<N>>& u,
+              SolverWorkspace<N>& ws) {
+  p.velocity(r, u, ws.nu);
+}
+
+// PROX on either form (the factored one keeps its Newton analysis in the workspace).
+SolverResult prox(const ForceProblem& p, std::vector<Vec3>& r, std::vector<Vec3>& u,
+                  const SolverOptions& options, SolverWorkspace<kForce>&) {
+  return solve_prox(p, r, u, options);
+}
+SolverResult prox(const FactoredForceProblem& p, std::vector<Vec3>& r, std::vector<Vec3>& u,
+                  const SolverOptions& options, SolverWorkspace<kForce>& ws) {
+  return solve_prox(p, r, u, options, &ws.newton);
+}
+
+// The force problem (either form): NSGS, PROX, or NSGS then PROX.
+template <class Problem>
+SolverResult solve_force(const Problem& problem, std::vector<Vec3>& r, std::vector<Vec3>& u,
                          const SolverOptions& options, SolverWorkspace<kForce>& workspace,
                          SolverKind kind) {
   switch (kind) {
     case SolverKind::nsgs:
       return solve_nsgs(problem, r, u, options, workspace);
     case SolverKind::prox:
-      return solve_prox(problem, r, u, options);
+      return prox(problem, r, u, options, workspace);
     case SolverKind::automatic:
       break;
   }
@@ -62,6 +86,10 @@ SolverResult solve_force(const ForceProblem& problem, std::vector<Vec3>& r, std:
   if (workspace.r_start.size() != n) workspace.r_start.assign(n, Vec3::Zero());
   SolverOptions first_options = options;
   if (first_options.stall_window <= 0) first_options.stall_window = kAutoStallWindow;
+  // Newton preferred (it answered the last step in a few iterations): NSGS only checks whether
+  // the warm start, after its sweeps, is already the answer.
+  if (options.prefer_newton)
+    first_options.max_iterations = std::min(options.max_iterations, kNewtonProbeSweeps);
   const SolverResult first = solve_nsgs(problem, r, u, first_options, workspace);
   if (first.status == SolverStatus::converged || first.status == SolverStatus::max_time) {
     return first;
@@ -71,7 +99,7 @@ SolverResult solve_force(const ForceProblem& problem, std::vector<Vec3>& r, std:
   r.assign(workspace.r_start.begin(), workspace.r_start.end());
   SolverOptions second_options = options;
   second_options.max_time_s = options.max_time_s - first.time_s;
-  SolverResult result = solve_prox(problem, r, u, second_options);
+  SolverResult result = prox(problem, r, u, second_options, workspace);
   // PROX from r = 0 when it did not converge from the warm start: on box stacks the semismooth
   // Newton can stagnate from the last step's impulses where from zero it converges (a ten-box
   // stack step: 5.9e-8 after 500 iterations from the warm start, 1e-14 in 203 from zero).
@@ -84,7 +112,7 @@ SolverResult solve_force(const ForceProblem& problem, std::vector<Vec3>& r, std:
     std::fill(r.begin(), r.end(), Vec3::Zero());
     SolverOptions third_options = options;
     third_options.max_time_s = second_options.max_time_s - result.time_s;
-    const SolverResult third = solve_prox(problem, r, u, third_options);
+    const SolverResult third = prox(problem, r, u, third_options, workspace);
     if (third.error < second_error) {
       const int iterations = result.iterations;
       result = third;
@@ -92,16 +120,17 @@ SolverResult solve_force(const ForceProblem& problem, std::vector<Vec3>& r, std:
     } else {
       result.iterations += third.iterations;
       r.assign(workspace.r_second.begin(), workspace.r_second.end());
-      problem.velocity(r, u);
+      velocity(problem, r, u, workspace);
     }
   }
   // The answer is the better of the two (PROX's unless NSGS's error is lower).
   if (!(result.error <= first.error)) {
     r.assign(workspace.r_first.begin(), workspace.r_first.end());
-    problem.velocity(r, u);
+    velocity(problem, r, u, workspace);
     result.error = contact_error(problem, r, u);
     if (result.error <= options.tolerance) result.status = SolverStatus::converged;
   }
+  result.newton_iterations = result.iterations;
   result.iterations += first.iterations;
   result.start_error = first.start_error;
   result.cold_start = first.cold_start;
@@ -115,10 +144,22 @@ SolverResult solve_force(const ForceProblem& problem, std::vector<Vec3>& r, std:
 
 }  // namespace
 
-template <int N>
-SolverResult solve(const ContactProblem<N>& problem, std::vector<VecN<N>>& r,
-                   std::vector<VecN<N>>& u, const SolverOptions& options,
-                   SolverWorkspace<N>& workspace, SolverKind kind) {
+bool prefer_newton_next(const SolverResult& result, bool prefer_newton) {
+  // PROX answered (it ran after NSGS): preferred when it converged in a few iterations.
+  if (result.newton_iterations > 0 || std::string_view(result.method) == "nsgs+prox")
+    return result.status == SolverStatus::converged &&
+           result.newton_iterations <= kNewtonPreferredIterations;
+  // NSGS answered: the preference stands (a resting stack meets the tolerance in the probe).
+  return prefer_newton && result.status == SolverStatus::converged;
+}
+
+namespace {
+
+// The solver table of solve() for either form.
+template <template <int> class Problem, int N>
+SolverResult solve_any(const Problem<N>& problem, std::vector<VecN<N>>& r, std::vector<VecN<N>>& u,
+                       const SolverOptions& options, SolverWorkspace<N>& workspace,
+                       SolverKind kind) {
   if (!solver_supports(kind, N)) {
     throw std::invalid_argument(std::string("solver '") + to_string(kind) +
                                 "' solves problems with 3 unknowns per contact only (no moment "
@@ -133,9 +174,31 @@ SolverResult solve(const ContactProblem<N>& problem, std::vector<VecN<N>>& r,
   }
 }
 
+}  // namespace
+
+template <int N>
+SolverResult solve(const ContactProblem<N>& problem, std::vector<VecN<N>>& r,
+                   std::vector<VecN<N>>& u, const SolverOptions& options,
+                   SolverWorkspace<N>& workspace, SolverKind kind) {
+  return solve_any(problem, r, u, options, workspace, kind);
+}
+
+template <int N>
+SolverResult solve(const FactoredProblem<N>& problem, std::vector<VecN<N>>& r,
+                   std::vector<VecN<N>>& u, const SolverOptions& options,
+                   SolverWorkspace<N>& workspace, SolverKind kind) {
+  return solve_any(problem, r, u, options, workspace, kind);
+}
+
 template SolverResult solve<kForce>(const ForceProblem&, std::vector<Vec3>&, std::vector<Vec3>&,
                                     const SolverOptions&, SolverWorkspace<kForce>&, SolverKind);
 template SolverResult solve<kWrench>(const WrenchProblem&, std::vector<Vec6>&, std::vector<Vec6>&,
                                      const SolverOptions&, SolverWorkspace<kWrench>&, SolverKind);
+template SolverResult solve<kForce>(const FactoredForceProblem&, std::vector<Vec3>&,
+                                    std::vector<Vec3>&, const SolverOptions&,
+                                    SolverWorkspace<kForce>&, SolverKind);
+template SolverResult solve<kWrench>(const FactoredWrenchProblem&, std::vector<Vec6>&,
+                                     std::vector<Vec6>&, const SolverOptions&,
+                                     SolverWorkspace<kWrench>&, SolverKind);
 
 }  // namespace coulomb

@@ -45,6 +45,8 @@ void StepStatistics::add(const StepReport& r, double time) {
   largest_left = std::max(largest_left, r.penetration_left);
   if (r.rotation_failures > 0 && rotation_failures == 0) first_rotation_failure_time = time;
   rotation_failures += r.rotation_failures;
+  activated += r.activated;
+  if (r.activated > 0) ++activation_steps;
 }
 
 std::string rotation_warning(const StepStatistics& stats) {
@@ -148,6 +150,7 @@ const StepReport& Simulation::step_compliant() {
   compliant_results();
   StepReport& r = ws_.report;
   r.solver = SolverResult{};
+  r.activated = 0;  // the stage activate is the nonsmooth step's
   r.finite = ok;
   r.non_finite_body = -1;
   r.non_finite_quantity = StateQuantity::none;

@@ -31,6 +31,8 @@ std::string_view stage_name(Stage s) {
       return "integrate";
     case Stage::correct:
       return "correct";
+    case Stage::activate:
+      return "activate";
     case Stage::count:
       break;
   }
@@ -130,13 +132,28 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
       [&](auto& contact) {
         timed(Stage::assemble,
               [&] { stages::assemble(model, state, motion, points, active, contact); });
-        timed(Stage::solve, [&] { stages::solve(model, active, points, contact, report); });
+        timed(Stage::solve, [&] { stages::solve(model, state, active, points, contact, report); });
+        // Points the impulses close join the problem, which is solved again from the answer
+        // found (the new points start from their contact memory).
+        report.activated = 0;
+        for (int pass = 0; pass < stages::kActivationPasses; ++pass) {
+          const int before = report.activated;
+          timed(Stage::activate, [&] { stages::activate(model, points, contact, active, report); });
+          if (report.activated == before) break;
+          const int iterations = report.solver.iterations;
+          contact.r_kept.assign(contact.r.begin(), contact.r.end());
+          timed(Stage::assemble,
+                [&] { stages::assemble(model, state, motion, points, active, contact); });
+          std::copy(contact.r_kept.begin(), contact.r_kept.end(), contact.r.begin());
+          timed(Stage::solve,
+                [&] { stages::solve(model, state, active, points, contact, report); });
+          report.solver.iterations += iterations;
+        }
         timed(Stage::integrate, [&] {
           stages::integrate(model, motion, points, active, contact, state, ws.step_results, report);
         });
         timed(Stage::correct, [&] {
-          stages::correct(model, points, active, contact, ws.step_results, state, ws.position,
-                          report);
+          stages::correct(model, active, contact, ws.step_results, state, ws.position, report);
         });
       },
       ws.contact);

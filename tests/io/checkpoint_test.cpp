@@ -198,8 +198,9 @@ TEST(Checkpoint, RefusesAnotherSignatureVersionATruncatedOrCorruptedFile) {
   expect(s.bytes.substr(0, s.bytes.size() / 2), "truncated");
   expect(s.bytes + "x", "corrupted");
   std::string version = s.bytes;
-  version[16] = 2;
-  expect(version, "a checkpoint of format version 2; this coulomb reads version 1");
+  version[16] = static_cast<char>(kCheckpointVersion + 1);
+  expect(version, fmt::format("a checkpoint of format version {}; this coulomb reads version {}",
+                              kCheckpointVersion + 1, kCheckpointVersion));
   std::string flipped = s.bytes;
   flipped[100] ^= 0x10;
   expect(flipped, "corrupted: its bytes give the CRC-32");

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "nonsmooth/factored_data.hpp"
 #include "nonsmooth/fclib_data.hpp"
 
 namespace coulomb {
@@ -295,6 +296,91 @@ TEST(Solve, NonFiniteIsReported) {
   p.q[0][1] = std::nan("");
   std::vector<Vec3> r, u;
   EXPECT_EQ(solve_prox(p, r, u, SolverOptions{}).status, SolverStatus::non_finite);
+}
+
+// PROX on the factored problem solves its Newton systems in body space (prox_body.cpp); the
+// iteration is the same as PROX on the assembled problem (contact space): the same Newton
+// iterations and, to round-off of the two linear solves, the same answer.
+TEST(ProxBodySpace, SameIterationsAndAnswerAsContactSpace) {
+  for (const unsigned seed : {11u, 12u, 13u, 14u}) {
+    const FactoredForceProblem p = testing::random_factored(10, 40, seed, 0.3);
+    const ForceProblem a = p.assembled();
+    SolverOptions o;
+    o.tolerance = 1e-12;
+    o.max_iterations = 500;
+    std::vector<Vec3> rb, ub, ra, ua;
+    const SolverResult body = solve_prox(p, rb, ub, o);
+    const SolverResult contact = solve_prox(a, ra, ua, o);
+    // Equal paths: the status and the Newton iterations (PROX stalls on seed 12 in both forms,
+    // at the same error), then the answer.
+    EXPECT_EQ(body.status, contact.status) << seed;
+    EXPECT_EQ(body.iterations, contact.iterations) << seed;
+    EXPECT_NEAR(body.error, contact.error, 1e-6 * contact.error + 1e-13) << seed;
+    if (contact.status != SolverStatus::converged) continue;
+    EXPECT_LE(body.error, 1e-12);
+    // The answer: W is not positive definite (40 contacts on 10 bodies), so r need not be
+    // unique; the velocities are.
+    double diff = 0.0, scale = 0.0;
+    for (int i = 0; i < p.contact_count; ++i) {
+      diff = std::max(diff, (ub[i] - ua[i]).norm());
+      scale = std::max(scale, p.q[i].norm());
+    }
+    EXPECT_LE(diff, 1e-9 * scale) << seed;
+  }
+}
+
+// The symbolic analysis kept in the cache is reused while the pattern is unchanged and redone
+// when it changes: the answers are those of a fresh solve.
+TEST(ProxBodySpace, CacheFollowsThePattern) {
+  BodyNewtonCachePtr cache;
+  for (const unsigned seed : {21u, 21u, 22u, 21u}) {
+    const FactoredForceProblem p = testing::random_factored(8, 24, seed, 0.3);
+    SolverOptions o;
+    o.tolerance = 1e-12;
+    std::vector<Vec3> r1, u1, r2, u2;
+    const SolverResult cached = solve_prox(p, r1, u1, o, &cache);
+    const SolverResult fresh = solve_prox(p, r2, u2, o);
+    EXPECT_EQ(cached.iterations, fresh.iterations);
+    EXPECT_EQ(cached.error, fresh.error);
+    for (int i = 0; i < p.contact_count; ++i) EXPECT_EQ(r1[i], r2[i]);
+  }
+}
+
+// The memory of `auto`: Newton preferred after PROX answers in a few iterations, kept while the
+// NSGS probe answers, dropped when PROX needs more or fails.
+TEST(Solve, PreferNewtonNext) {
+  SolverResult nsgs;
+  nsgs.method = "nsgs";
+  EXPECT_FALSE(prefer_newton_next(nsgs, false));
+  EXPECT_TRUE(prefer_newton_next(nsgs, true));
+  nsgs.status = SolverStatus::max_iterations;
+  EXPECT_FALSE(prefer_newton_next(nsgs, true));
+  SolverResult prox;
+  prox.method = "nsgs+prox";
+  prox.newton_iterations = kNewtonPreferredIterations;
+  EXPECT_TRUE(prefer_newton_next(prox, false));
+  EXPECT_TRUE(prefer_newton_next(prox, true));
+  prox.newton_iterations = kNewtonPreferredIterations + 1;
+  EXPECT_FALSE(prefer_newton_next(prox, true));
+  prox.newton_iterations = 1;
+  prox.status = SolverStatus::max_iterations;
+  EXPECT_FALSE(prefer_newton_next(prox, true));
+}
+
+// With Newton preferred, `auto` probes NSGS for kNewtonProbeSweeps sweeps, then runs PROX.
+TEST(Solve, PreferredNewtonRunsAfterAShortProbe) {
+  const ForceProblem p = file_problem("BoxesStack1-i100000-32.hdf5");
+  SolverOptions o;
+  o.tolerance = 1e-8;
+  o.max_iterations = 10000;
+  o.anderson_depth = 5;
+  o.prefer_newton = true;
+  SolverWorkspace<kForce> ws;
+  std::vector<Vec3> r, u;
+  const SolverResult res = solve(p, r, u, o, ws, SolverKind::automatic);
+  EXPECT_EQ(res.status, SolverStatus::converged);
+  EXPECT_STREQ(res.method, "nsgs+prox");
+  EXPECT_EQ(res.iterations - res.newton_iterations, kNewtonProbeSweeps);
 }
 
 }  // namespace

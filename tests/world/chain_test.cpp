@@ -176,6 +176,68 @@ TEST(Chain, MoreauImpactOfATouchingRowIsNotNewtonsCradle) {
   }
 }
 
+// A contact the impulses close (stage activate): ball 0 strikes ball 1 (touching, at v), and ball
+// 2 waits a gap δ = 0.1 v h beyond ball 1, floating, e = 0, frictionless. The free motion does not
+// close the gap 1–2 (balls 1 and 2 are at rest), so kinematics leaves that point out of the
+// problem; the solve gives balls 0 and 1 v/2, which would close δ in 0.2 h and run ball 1 into
+// ball 2 by ~0.3 v h = 3e-4 m in the step (measured before the activation stage: 2.5e-4 m). With
+// the point activated, Moreau's impact law with e = 0 on the touching row (the LCP of the test
+// above, n = 3) gives the three balls v/3 in the first step: momentum shared, no overlap.
+TEST(Chain, ContactsClosedByTheImpulsesJoinTheProblem) {
+  for (const char* solver : {"nsgs", "prox", "auto"}) {
+    for (const TimeScheme scheme : {TimeScheme::midpoint, TimeScheme::moreau_jean}) {
+      SCOPED_TRACE(std::string(solver) + " " + to_string(scheme));
+      Model model;
+      State state;
+      model.name = "closed-by-impulses";
+      model.gravity = Vec3::Zero();
+      model.time_step = kStep;
+      model.end_time = 10 * kStep;
+      ASSERT_TRUE(parse_solver_kind(solver, model.solver.kind));
+      model.solver.scheme = scheme;
+      model.solver.tolerance = kTolerance;
+      model.materials = {Material{"ball"}};
+      ContactSpec balls;
+      balls.material1 = 0;
+      balls.material2 = 0;
+      balls.normal.params["restitution"] = 0.0;
+      balls.friction.params["mu"] = 0.0;
+      model.contacts = {balls};
+      const double gap = 0.1 * kSpeed * kStep;
+      const double x[3] = {0.0, 2.0 * kRadius, 4.0 * kRadius + gap};
+      for (int i = 0; i < 3; ++i)
+        add_body(model, state,
+                 {.name = "ball" + std::to_string(i),
+                  .material = 0,
+                  .mass = kMass,
+                  .inertia_B = testing::solid_sphere_inertia(kMass, kRadius),
+                  .x = Vec3(x[i], 0.0, 0.0),
+                  .v = Vec3(i == 0 ? kSpeed : 0.0, 0.0, 0.0)},
+                 {testing::sphere_shape(kRadius)});
+      model.finalize();
+      Workspace ws;
+      prepare(model, ws);
+      const StepReport& report = step(model, state, ws);
+      ASSERT_TRUE(report.finite);
+      EXPECT_EQ(report.activated, 1);
+      EXPECT_EQ(report.active_contacts, 2);
+      // 1e-8 m/s: the solve's velocity residual is below ε ‖q‖ = 1e-10 m/s (the test above).
+      for (int i = 0; i < 3; ++i)
+        EXPECT_NEAR(state.v_WC[static_cast<std::size_t>(i)].x(), kSpeed / 3.0, 1e-8) << i;
+      // No overlap at the end of the step beyond what the position stage leaves: it closes the
+      // predicted penetrations of the active contacts (ball 0 runs h v / 2 into ball 1 before
+      // the impulse acts) until less than 1e-3 of position_tolerance is left (correct.cpp;
+      // measured 4.5e-12 m). Without the activation ball 1 ends ~2.5e-4 m inside ball 2.
+      const double left = 1e-3 * model.solver.position_tolerance;
+      for (int i = 0; i < 2; ++i) {
+        const double gap_end = state.x_WC[static_cast<std::size_t>(i) + 1].x() -
+                               state.x_WC[static_cast<std::size_t>(i)].x() - 2.0 * kRadius;
+        EXPECT_GT(gap_end, -left) << i;
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     SolversRestitutionsFrictions, ChainTest,
     ::testing::Combine(::testing::Values(std::string("nsgs"), std::string("prox"),

@@ -44,7 +44,7 @@ namespace coulomb {
 
 /// The format version this build writes and reads. Bump it whenever a field is added, removed or
 /// changed (State, ContactMemory, the statistics, ...), with the new row in docs/reliability.md.
-inline constexpr std::uint32_t kCheckpointVersion = 1;
+inline constexpr std::uint32_t kCheckpointVersion = 2;
 /// The 16-byte signature a checkpoint file starts with.
 inline constexpr std::string_view kCheckpointMagic{"COULOMB-CKPT\r\n\x1a\n", 16};
 /// The name of the checkpoint file in a run's output folder.

@@ -149,6 +149,9 @@ struct SolverSettings {
   SolverKind kind = SolverKind::automatic;
   double tolerance = 1e-10;  ///< error ‖r − P_K(...)‖/‖q‖ to reach [-]
   int max_iterations = 500;  ///< NSGS sweeps per step
+  /// Depth of the Anderson acceleration of the NSGS sweeps (nsgs and auto; 0: plain Gauss–Seidel;
+  /// SolverOptions::anderson_depth).
+  int anderson_depth = 5;
   double theta = 0.5;        ///< θ of the θ-method [-], in [0.5, 1]
   ActiveSetRule active_set = ActiveSetRule::predicted;  ///< see ActiveSetRule
   double contact_margin = 1e-3;  ///< narrowphase reports points with gap ≤ margin [m]

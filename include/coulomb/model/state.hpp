@@ -54,7 +54,7 @@ struct CompliantContact {
 };
 
 /// The state of the compliant formulation beyond poses and twists, kept apart from the rest of
-/// the State (issue 10) so that a checkpoint can hold it whole (checkpoint format 1 does not: the
+/// the State (issue 10) so that a checkpoint can hold it whole (checkpoint format 2 does not: the
 /// compliant formulation refuses checkpoints, docs/compliant.md).
 struct CompliantState {
   std::vector<CompliantContact> contacts;  ///< the sticking elastic-stick contacts, sorted by key
@@ -78,6 +78,11 @@ struct State {
   /// The same, by kind (EnergyKind): normal (impacts), friction, rolling, pivoting, and the
   /// position correction [J]; they add up to `dissipated`.
   std::array<double, kEnergyKindCount> dissipated_by_kind{};
+  /// The solver memory of SolverKind::automatic: Newton (PROX) answered the last step in a few
+  /// iterations, so this step's solve tries it after a short NSGS probe (prefer_newton_next in
+  /// coulomb/nonsmooth/solver.hpp). State, not workspace: which solver answers changes the
+  /// result's last bits, and a restart must take the same path.
+  bool prefer_newton = false;
   /// The compliant formulation's internal states (empty in the nonsmooth formulation).
   CompliantState compliant;
 

@@ -36,10 +36,13 @@
 /// The best answer (lowest residual) is kept; the tolerance is on the one-contact error of
 /// problem.hpp relative to ‖q̃‖, floored at its round-off level. Nothing allocates.
 
+#include <coulomb/nonsmooth/anderson.hpp>
+#include <coulomb/nonsmooth/factored_problem.hpp>
 #include <coulomb/nonsmooth/problem.hpp>
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -101,6 +104,15 @@ struct SolverOptions {
   /// has not decreased below `stall_factor` × its value `stall_window` sweeps earlier (0: off).
   int stall_window = 0;
   double stall_factor = 0.5;  ///< in (0, 1)
+  /// NSGS: depth m of the Anderson acceleration of the sweeps (0: plain Gauss–Seidel; at most
+  /// AndersonAcceleration::kMaxDepth). The sweep's iterate G(x) is extrapolated with the last m
+  /// (x, G(x)) pairs; the history is dropped when the fixed-point residual ‖G(x) − x‖ grows. The
+  /// error is evaluated on sweep iterates, so the answer is always one (every r_α ∈ K_α).
+  int anderson_depth = 0;
+  /// SolverKind::automatic on a force problem: Newton (PROX) is preferred for this solve, so NSGS
+  /// runs only kNewtonProbeSweeps sweeps (is the warm start already the answer?) before PROX.
+  /// The time stepping sets it from prefer_newton_next of the last step (State::prefer_newton).
+  bool prefer_newton = false;
 };
 
 /// What a solve returns besides r and u. Every solver returns the iterate of lowest true error
@@ -125,6 +137,8 @@ struct SolverResult {
   int local_failures = 0;
   /// The same, summed over every sweep of the solve.
   std::int64_t local_failures_total = 0;
+  /// Newton iterations of PROX within `iterations` (SolverKind::automatic; 0 when NSGS answered).
+  int newton_iterations = 0;
 };
 
 /// Which solver `solve` runs.
@@ -138,6 +152,20 @@ enum class SolverKind : std::uint8_t {
 /// to PROX when its error has not halved (options.stall_factor) within this many sweeps.
 inline constexpr int kAutoStallWindow = 100;
 
+/// SolverKind::automatic: sweeps NSGS takes before PROX when Newton is preferred.
+inline constexpr int kNewtonProbeSweeps = 2;
+/// SolverKind::automatic: Newton stays preferred while PROX answers in at most this many
+/// iterations. Why 3: a Newton iteration costs 10–60 sweeps (measured: a body-space factorisation
+/// against a matrix-free sweep, docs/nonsmooth-solvers.md), so three are worth it where NSGS needs
+/// hundreds (box stacks: 100–600 sweeps a step, PROX 0–2 iterations), and not where NSGS with
+/// Anderson acceleration converges in tens (piles of spheres: 40–120 sweeps, PROX 20–40).
+inline constexpr int kNewtonPreferredIterations = 3;
+
+/// Whether the next solve should prefer Newton (SolverOptions::prefer_newton), from this solve's
+/// result and preference: yes when PROX answered it in at most kNewtonPreferredIterations; kept
+/// when Newton was preferred and NSGS's probe answered.
+[[nodiscard]] bool prefer_newton_next(const SolverResult& result, bool prefer_newton);
+
 /// "nsgs", "prox" or "auto".
 [[nodiscard]] const char* to_string(SolverKind kind);
 
@@ -150,6 +178,15 @@ inline constexpr int kAutoStallWindow = 100;
   return kind != SolverKind::prox || unknowns == kForce;
 }
 
+/// What the body-space Newton of PROX on a factored problem keeps across calls: the pattern of its
+/// matrix, the sparse LU's symbolic analysis (redone only when the pattern changes) and its
+/// scratch (prox_body.cpp). Opaque.
+struct BodyNewtonCache;
+struct BodyNewtonCacheDeleter {
+  void operator()(BodyNewtonCache* cache) const;
+};
+using BodyNewtonCachePtr = std::unique_ptr<BodyNewtonCache, BodyNewtonCacheDeleter>;
+
 /// Scratch of the solvers, reusable across steps (no allocation once warm).
 template <int N>
 struct SolverWorkspace {
@@ -159,6 +196,10 @@ struct SolverWorkspace {
   std::vector<VecN<N>> r_best;      ///< (nc) NSGS's best iterate
   std::vector<VecN<N>> r_first;     ///< (nc) NSGS's answer while `automatic` runs PROX
   std::vector<VecN<N>> r_second;    ///< (nc) PROX's answer while `automatic` retries from zero
+  std::vector<Vec6d> nu;            ///< (nb) factored problems: M⁻¹ Jᵀ r of the current r
+  std::vector<VecN<N>> r_before;    ///< (nc) NSGS with Anderson: the iterate before the sweep
+  AndersonAcceleration anderson;    ///< NSGS with Anderson: the history
+  BodyNewtonCachePtr newton;        ///< PROX on a factored force problem (created on first use)
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -174,6 +215,11 @@ struct SolverWorkspace {
 /// divided; problem.hpp). u must equal W r + q (not recomputed).
 [[nodiscard]] double contact_error(const WrenchProblem& problem, const std::vector<Vec6>& r,
                                    const std::vector<Vec6>& u);
+/// The same measures for the factored forms (they read only the laws and q).
+[[nodiscard]] double contact_error(const FactoredForceProblem& problem, const std::vector<Vec3>& r,
+                                   const std::vector<Vec3>& u);
+[[nodiscard]] double contact_error(const FactoredWrenchProblem& problem,
+                                   const std::vector<Vec6>& r, const std::vector<Vec6>& u);
 
 /// Projection onto the cone K = {(rN, rT) : ‖rT‖ ≤ μ rN}: CircularCone{μ}.project(x)
 /// (coulomb/laws/admissible_set.hpp, the one implementation).
@@ -220,6 +266,15 @@ template <int N>
 SolverResult solve_nsgs(const ContactProblem<N>& problem, std::vector<VecN<N>>& r,
                         std::vector<VecN<N>>& u, const SolverOptions& options,
                         SolverWorkspace<N>& workspace);
+/// NSGS on the factored problem: the same iteration with q̃_α = q_α + J_α ν − W_αα r_α, where ν =
+/// M⁻¹ Jᵀ r is kept per body (updated by ν += G δr after each local solve, recomputed at every
+/// error evaluation), so a sweep costs a constant per contact; contacts are visited in the
+/// problem's order (coloured above kColorThreshold: one colour relaxed in parallel, results
+/// independent of the number of threads). `shuffle` visits a shuffled contact order, one thread.
+template <int N>
+SolverResult solve_nsgs(const FactoredProblem<N>& problem, std::vector<VecN<N>>& r,
+                        std::vector<VecN<N>>& u, const SolverOptions& options,
+                        SolverWorkspace<N>& workspace);
 
 /// The one entry point: solves `problem` with the chosen solver (table above). With `automatic`
 /// on a force problem, NSGS runs with options.stall_window (kAutoStallWindow if 0); unless it
@@ -229,6 +284,11 @@ SolverResult solve_nsgs(const ContactProblem<N>& problem, std::vector<VecN<N>>& 
 /// what ran. Throws std::invalid_argument for a (kind, size) pair solver_supports rejects.
 template <int N>
 SolverResult solve(const ContactProblem<N>& problem, std::vector<VecN<N>>& r,
+                   std::vector<VecN<N>>& u, const SolverOptions& options,
+                   SolverWorkspace<N>& workspace, SolverKind kind = SolverKind::automatic);
+/// The same entry point for the factored problem of the time stepping.
+template <int N>
+SolverResult solve(const FactoredProblem<N>& problem, std::vector<VecN<N>>& r,
                    std::vector<VecN<N>>& u, const SolverOptions& options,
                    SolverWorkspace<N>& workspace, SolverKind kind = SolverKind::automatic);
 

@@ -48,6 +48,8 @@ struct StepStatistics {
   double largest_left = 0.0;                  ///< largest penetration left after it [m]
   std::int64_t rotation_failures = 0;         ///< body-steps whose free rotation did not converge
   double first_rotation_failure_time = -1.0;  ///< [s], −1 if none
+  std::int64_t activated = 0;  ///< points the impulses closed (stage activate), Σ over steps
+  std::int64_t activation_steps = 0;  ///< steps where the stage activate added points
   void add(const StepReport& r, double time);
 };
 

@@ -14,6 +14,7 @@
 #include <coulomb/collision/broadphase.hpp>
 #include <coulomb/collision/contact_point.hpp>
 #include <coulomb/compliant/integrator.hpp>
+#include <coulomb/nonsmooth/factored_problem.hpp>
 #include <coulomb/nonsmooth/problem.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
 
@@ -33,6 +34,7 @@ enum class Stage : std::uint8_t {
   kinematics,
   assemble,
   solve,
+  activate,
   integrate,
   correct,
   count
@@ -71,6 +73,9 @@ struct StepReport {
   /// The compliant formulation's integrator statistics, cumulative since the simulation began
   /// (zero in the nonsmooth formulation): solver.csv and summary.json report them.
   IntegratorStatistics integrator;
+  /// Points that the impulses closed although their free motion did not: added to the active set
+  /// after a solve, which was then repeated (stage activate).
+  int activated = 0;
 };
 
 using Jacobian36 = Eigen::Matrix<double, 3, 6>;
@@ -115,6 +120,10 @@ struct ContactPoints {
   /// (npoints) u_0: the same at the start of the step (Jacobian at the start of the step,
   /// estimated from the contact memory for the midpoint scheme) [m/s, rad/s]
   std::vector<Vec6> u_zero;
+  /// (npoints) the end-of-step gap predicted with the free velocities, less the activation
+  /// distance: the point is active when it is ≤ 0 [m] (kinematics; activate re-predicts it with
+  /// the velocities after the impulses)
+  std::vector<double> predicted_gap;
 };
 
 /// Stage kinematics's output: the active contacts (nactive) and, per dynamic body, the active
@@ -127,18 +136,17 @@ struct ActiveSet {
   std::vector<std::int32_t> next;           ///< (nbodies) scratch of the CSR build
 };
 
-/// Stages assemble (G1, G2, problem, the warm start in r, laws_of_active) and solve (r, u,
-/// solver; problem.q of stopping contacts): the contact problem of the active contacts and its
-/// solve, with N unknowns per contact: kForce (N, T1, T2), or kWrench (N, T1, T2, Mn, Mt1, Mt2)
-/// when a contact law of the model has moments (pivoting, rolling, Contensou; a moment with a
-/// zero bound is zero). Sized (nactive).
+/// Stages assemble (problem, the warm start in r, laws_of_active, body_index) and solve (r, u,
+/// solver; problem.q of stopping contacts): the contact problem of the active contacts in factored
+/// form (W = J M⁻¹ Jᵀ never formed; coulomb/nonsmooth/factored_problem.hpp) and its solve, with N
+/// unknowns per contact: kForce (N, T1, T2), or kWrench (N, T1, T2, Mn, Mt1, Mt2) when a contact
+/// law of the model has moments (pivoting, rolling, Contensou; a moment with a zero bound is zero).
+/// Sized (nactive).
 template <int N>
 struct ContactBuffers {
-  using InvMassJt = Eigen::Matrix<double, 6, N>;
-  /// (nactive) M⁻¹ Jᵀ of each side (J1 = −H1, J2 = H2; with moments, the rows (n, t1, t2) on the
-  /// angular velocity below them)
-  std::vector<InvMassJt, Eigen::aligned_allocator<InvMassJt>> G1, G2;
-  ContactProblem<N> problem;
+  /// Rows J of each side (J1 = −H1, J2 = H2; with moments, the rows (n, t1, t2) on the angular
+  /// velocity below them), M⁻¹ Jᵀ, W_αα, q, laws, the problem's bodies
+  FactoredProblem<N> problem;
   /// (nactive) impulses (N, T1, T2) [N s] (then (Mn, Mt1, Mt2) [N m s]): the warm start, then
   /// the solve's answer
   std::vector<VecN<N>> r;
@@ -148,7 +156,17 @@ struct ContactBuffers {
   SolverWorkspace<N> solver;
   /// (nactive) index into CompiledModel::laws of each active contact's material pair
   std::vector<std::int32_t> laws_of_active;
-  std::vector<std::int32_t> rows;  ///< assembly scratch: the contacts of one block row
+  /// (nbodies) index of each model body among the problem's bodies, −1 when it is fixed or in no
+  /// active contact
+  std::vector<std::int32_t> body_index;
+  /// (nactive before an activation) the answer kept while the problem is assembled again with the
+  /// points the impulses close (world.cpp)
+  std::vector<VecN<N>> r_kept;
+  /// (nb) Δν = M⁻¹ Jᵀ r of the answer, per body of the problem [m/s, rad/s] (solve; read by
+  /// activate)
+  std::vector<Vec6d> nu;
+  /// Written by solve: State::prefer_newton for the next step (integrate stores it).
+  bool prefer_newton_next = false;
 };
 
 /// Stage integrate's output: per point (npoints), per active contact (nactive) and per body
@@ -180,8 +198,10 @@ struct StepResults {
 struct PositionStage {
   std::vector<double> target_gap;  ///< (nactive) the gap the position stage must not go below [m]
   std::vector<double> kappa;       ///< (nactive) position multipliers [kg m]
-  std::vector<Vec3> dx;            ///< (nbodies) displacement of the centre of mass [m]
-  std::vector<Vec3> dtheta;        ///< (nbodies) rotation vector, world [rad]
+  /// (nb) displacement (Δx, Δθ) of each of the contact problem's bodies [m, rad]
+  std::vector<Vec6d> displacement;
+  std::vector<Vec3> dx;      ///< (nbodies) displacement of the centre of mass [m]
+  std::vector<Vec3> dtheta;  ///< (nbodies) rotation vector, world [rad]
 };
 
 /// The outputs of the stages, each written by the stage its type names (src/world/stages/stages.hpp

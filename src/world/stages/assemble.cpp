@@ -1,7 +1,8 @@
 // Stage 5: the local frictional contact problem of the active contacts, and its warm start (the
-// impulses of the contact memory).
+// impulses of the contact memory), in factored form (coulomb/nonsmooth/factored_problem.hpp: W is
+// never assembled).
 //
-//   ξ = W r + q,  W_ij = Σ_b J_ib M_b⁻¹ J_jbᵀ,  q_i = J_i ν_free + u_c,i − (I − E) u_0,i
+//   ξ = W r + q,  W = J M⁻¹ Jᵀ,  W_ij = Σ_b J_ib M_b⁻¹ J_jbᵀ,  q_i = J_i ν_free + u_c,i − (I − E) u_0,i
 //
 // at the contact configuration c (the midpoint of the step, or its start for Moreau–Jean), with
 // J_i,body2 = J_i, J_i,body1 = −J_i as rows of the contact frame: (N, T1, T2) on the velocity of
@@ -29,8 +30,6 @@ namespace {
 
 template <int D>
 using JacobianD = Eigen::Matrix<double, D, 6>;
-template <int D>
-using InvMassJt = Eigen::Matrix<double, 6, D>;
 
 // The Jacobian of one side of point k: rows (N, T1, T2) from the kinematics, then (n, t1, t2)
 // on the angular velocity; sign + for body 2, − for body 1.
@@ -46,14 +45,6 @@ JacobianD<D> side_jacobian(const ContactPoints& points, int k, int side) {
         s * c.t1_W.transpose(), s * c.t2_W.transpose();
   }
   return J;
-}
-
-template <int D>
-InvMassJt<D> inverse_mass_times(const JacobianD<D>& J, double inv_mass, const Mat3& inv_inertia_W) {
-  InvMassJt<D> g;
-  g.template topRows<3>() = inv_mass * J.template leftCols<3>().transpose();
-  g.template bottomRows<3>() = inv_inertia_W * J.template rightCols<3>().transpose();
-  return g;
 }
 
 // The law of one contact of the problem, per size: μ (3 unknowns), or the coefficients of the
@@ -104,23 +95,35 @@ Vec6 law_shift(const ContactPoints& points, std::size_t k, const NonsmoothLaws& 
 template <int D>
 void assemble(const Model& model, const State& state, const FreeMotion& motion,
               const ContactPoints& points, const ActiveSet& active, ContactBuffers<D>& out) {
-  ContactProblem<D>& p = out.problem;
+  FactoredProblem<D>& p = out.problem;
   std::vector<VecN<D>>& r = out.r;
-  auto& G1 = out.G1;
-  auto& G2 = out.G2;
   const std::size_t nactive = active.active.size();
   p.clear();
   p.contact_count = static_cast<int>(nactive);
   p.laws.resize(nactive);
   p.q.resize(nactive);
-  p.diag.resize(nactive);
-  G1.resize(nactive);
-  G2.resize(nactive);
+  p.body1.resize(nactive);
+  p.body2.resize(nactive);
+  p.J1.resize(nactive);
+  p.J2.resize(nactive);
   out.laws_of_active.resize(nactive);
   r.resize(nactive);
 
+  // The problem's bodies: the dynamic bodies of the active contacts, numbered in body order (so
+  // the numbering is a function of the active set), with their inverse mass and world inverse
+  // inertia at the contact configuration.
+  const std::size_t nbodies = model.bodies.size();
+  out.body_index.assign(nbodies, -1);
+  for (std::size_t b = 0; b < nbodies; ++b) {
+    if (model.bodies[b].fixed || active.body_contacts_start[b] == active.body_contacts_start[b + 1])
+      continue;
+    out.body_index[b] = p.body_count++;
+    p.inv_mass.push_back(model.bodies[b].inv_mass());
+    p.inv_inertia.push_back(motion.inv_inertia_W[b]);
+  }
+
   // Per active contact: the laws of its material pair, the memory of the last step (warm start
-  // and stick/slip status), M⁻¹Jᵀ of each side, the free velocity q.
+  // and stick/slip status), the Jacobian of each side, the free velocity q.
   for (std::size_t i = 0; i < nactive; ++i) {
     const int k = active.active[i];
     const ContactPoint& c = points.points[k];
@@ -149,8 +152,10 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
 
     const JacobianD<D> J1 = side_jacobian<D>(points, k, 0);
     const JacobianD<D> J2 = side_jacobian<D>(points, k, 1);
-    G1[i] = inverse_mass_times<D>(J1, body1.inv_mass(), motion.inv_inertia_W[c.body1]);
-    G2[i] = inverse_mass_times<D>(J2, body2.inv_mass(), motion.inv_inertia_W[c.body2]);
+    p.J1[i] = J1;
+    p.J2[i] = J2;
+    p.body1[i] = out.body_index[static_cast<std::size_t>(c.body1)];
+    p.body2[i] = out.body_index[static_cast<std::size_t>(c.body2)];
     VecN<D> q = J1.template leftCols<3>() * motion.v_free[c.body1] +
                 J1.template rightCols<3>() * motion.w_free[c.body1] +
                 J2.template leftCols<3>() * motion.v_free[c.body2] +
@@ -159,43 +164,8 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
     q += law_shift(points, k, laws).template head<D>();
     p.q[i] = q;
   }
-
-  // Block rows: for contact i, the contacts sharing a dynamic body with it (sorted, unique), then
-  // W_ij = Σ over shared bodies of J_ib G_jb.
-  p.row_start.resize(nactive + 1);
-  p.row_start[0] = 0;
-  for (std::size_t i = 0; i < nactive; ++i) {
-    const int ki = active.active[i];
-    const ContactPoint& ci = points.points[ki];
-    const int bodies[2] = {ci.body1, ci.body2};
-    out.rows.clear();
-    for (int side = 0; side < 2; ++side) {
-      const int b = bodies[side];
-      if (model.bodies[b].fixed) continue;
-      for (int e = active.body_contacts_start[b]; e < active.body_contacts_start[b + 1]; ++e)
-        out.rows.push_back(active.body_contacts[e]);
-    }
-    if (out.rows.empty()) out.rows.push_back(static_cast<int>(i));  // both fixed: W_ii = 0
-    std::sort(out.rows.begin(), out.rows.end());
-    out.rows.erase(std::unique(out.rows.begin(), out.rows.end()), out.rows.end());
-
-    const JacobianD<D> Ji[2] = {side_jacobian<D>(points, ki, 0), side_jacobian<D>(points, ki, 1)};
-    for (const int j : out.rows) {
-      const ContactPoint& cj = points.points[active.active[j]];
-      BlockN<D> w;
-      w.setZero();
-      for (int si = 0; si < 2; ++si) {
-        const int b = bodies[si];
-        if (model.bodies[b].fixed) continue;
-        if (cj.body1 == b) w.noalias() += Ji[si] * G1[j];
-        if (cj.body2 == b) w.noalias() += Ji[si] * G2[j];
-      }
-      if (j == static_cast<int>(i)) p.diag[i] = static_cast<std::int32_t>(p.col.size());
-      p.col.push_back(j);
-      p.blocks.push_back(w);
-    }
-    p.row_start[i + 1] = static_cast<std::int32_t>(p.col.size());
-  }
+  // M⁻¹ Jᵀ of each side, W_αα, the contacts of each body, the visiting order.
+  p.finish();
 }
 
 template void assemble<kForce>(const Model&, const State&, const FreeMotion&, const ContactPoints&,

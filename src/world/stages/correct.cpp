@@ -9,7 +9,8 @@
 //   Δq = M_c⁻¹ J_Nᵀ κ,   ĝ + W_NN κ ≥ 0 ⊥ κ ≥ 0,   W_NN = J_N M_c⁻¹ J_Nᵀ,
 //
 // the smallest displacement in the kinetic metric that closes every active contact (a linear
-// complementarity problem on the normal rows of the step's W, solved by projected Gauss–Seidel).
+// complementarity problem on the normal rows of the step's W, solved by projected Gauss–Seidel
+// over body displacements, W never formed).
 // Centres of mass move by Δx, orientations turn by the world rotation vector Δθ (Cayley); the
 // world angular momentum is kept, so ω = I⁻¹ L follows the new inertia. The energy this adds
 // (potential −m g·Δx, and ½ Lᵀ ΔI⁻¹ L) is booked as EnergyKind::correction so that the energy
@@ -36,33 +37,39 @@ namespace {
 // remainder is reported in StepReport::penetration_left and handled at the next step).
 constexpr int kMaxSweeps = 100;
 
+// Projected Gauss–Seidel on the normal rows, over body displacements: d_b = Σ M_b⁻¹ J_N,bᵀ κ (the
+// first column of each side's M⁻¹ Jᵀ) is kept per body, so the gap of contact i after the
+// displacement is gap_i + J_N,i d (its first row of J on each side) and a sweep costs a constant
+// per contact. `d` (nb) is the displacement on exit.
 template <int N>
-int solve_positions(const ContactProblem<N>& p, const std::vector<double>& gap, double tolerance,
-                    std::vector<double>& kappa, double& left) {
+int solve_positions(const FactoredProblem<N>& p, const std::vector<double>& gap, double tolerance,
+                    std::vector<double>& kappa, std::vector<Vec6d>& d, double& left) {
   const std::size_t n = gap.size();
   kappa.assign(n, 0.0);
+  d.assign(static_cast<std::size_t>(p.body_count), Vec6d::Zero());
+  const auto gap_after = [&](std::size_t i) {
+    double g = gap[i];
+    if (p.body1[i] >= 0) g += p.J1[i].row(0).dot(d[p.body1[i]]);
+    if (p.body2[i] >= 0) g += p.J2[i].row(0).dot(d[p.body2[i]]);
+    return g;
+  };
   int sweeps = 0;
   left = 0.0;
   for (int s = 1; s <= kMaxSweeps; ++s) {
     sweeps = s;
     for (std::size_t i = 0; i < n; ++i) {
-      const double w_ii = p.blocks[static_cast<std::size_t>(p.diag[i])](0, 0);
+      const double w_ii = p.w_diag[i](0, 0);
       if (!(w_ii > 0.0)) continue;  // both bodies fixed
-      double g = gap[i];
-      for (std::int32_t e = p.row_start[i]; e < p.row_start[i + 1]; ++e)
-        g +=
-            p.blocks[static_cast<std::size_t>(e)](0, 0) * kappa[static_cast<std::size_t>(p.col[e])];
-      kappa[i] = std::max(0.0, kappa[i] - g / w_ii);
+      const double k_new = std::max(0.0, kappa[i] - gap_after(i) / w_ii);
+      const double delta = k_new - kappa[i];
+      kappa[i] = k_new;
+      if (p.body1[i] >= 0) d[p.body1[i]] += delta * p.G1[i].col(0);
+      if (p.body2[i] >= 0) d[p.body2[i]] += delta * p.G2[i].col(0);
     }
     // The deepest penetration left.
     left = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      double g = gap[i];
-      for (std::int32_t e = p.row_start[i]; e < p.row_start[i + 1]; ++e)
-        g +=
-            p.blocks[static_cast<std::size_t>(e)](0, 0) * kappa[static_cast<std::size_t>(p.col[e])];
-      if (p.blocks[static_cast<std::size_t>(p.diag[i])](0, 0) > 0.0) left = std::max(left, -g);
-    }
+    for (std::size_t i = 0; i < n; ++i)
+      if (p.w_diag[i](0, 0) > 0.0) left = std::max(left, -gap_after(i));
     if (left <= 1e-3 * tolerance) break;
   }
   return sweeps;
@@ -71,9 +78,8 @@ int solve_positions(const ContactProblem<N>& p, const std::vector<double>& gap, 
 }  // namespace
 
 template <int N>
-void correct(const Model& model, const ContactPoints& points, const ActiveSet& active,
-             const ContactBuffers<N>& contact, const StepResults& results, State& state,
-             PositionStage& out, StepReport& report) {
+void correct(const Model& model, const ActiveSet& active, const ContactBuffers<N>& contact,
+             const StepResults& results, State& state, PositionStage& out, StepReport& report) {
   report.penetration = 0.0;
   report.penetration_left = 0.0;
   report.correction_sweeps = 0;
@@ -99,22 +105,17 @@ void correct(const Model& model, const ContactPoints& points, const ActiveSet& a
   // The multipliers κ, then the displacement of every body.
   double left = 0.0;
   report.correction_sweeps = solve_positions(contact.problem, out.target_gap,
-                                             model.solver.position_tolerance, out.kappa, left);
+                                             model.solver.position_tolerance, out.kappa,
+                                             out.displacement, left);
   report.penetration_left = left;
   const std::size_t nbodies = model.bodies.size();
   out.dx.assign(nbodies, Vec3::Zero());
   out.dtheta.assign(nbodies, Vec3::Zero());
-  for (std::size_t i = 0; i < nactive; ++i) {
-    const double kappa = out.kappa[i];
-    if (kappa == 0.0) continue;
-    const ContactPoint& c = points.points[active.active[i]];
-    // Column 0 (the normal direction) of M⁻¹ Jᵀ of each side.
-    const Eigen::Matrix<double, 6, 1> g1 = contact.G1[i].col(0);
-    const Eigen::Matrix<double, 6, 1> g2 = contact.G2[i].col(0);
-    out.dx[c.body1] += kappa * g1.head<3>();
-    out.dtheta[c.body1] += kappa * g1.tail<3>();
-    out.dx[c.body2] += kappa * g2.head<3>();
-    out.dtheta[c.body2] += kappa * g2.tail<3>();
+  for (std::size_t b = 0; b < nbodies; ++b) {
+    const std::int32_t j = contact.body_index[b];
+    if (j < 0) continue;
+    out.dx[b] = out.displacement[static_cast<std::size_t>(j)].head<3>();
+    out.dtheta[b] = out.displacement[static_cast<std::size_t>(j)].tail<3>();
   }
 
   // Apply, keeping velocities and world angular momenta; book the energy it adds.
@@ -138,11 +139,9 @@ void correct(const Model& model, const ContactPoints& points, const ActiveSet& a
   state.dissipated_by_kind[static_cast<std::size_t>(EnergyKind::correction)] -= added;
 }
 
-template void correct<kForce>(const Model&, const ContactPoints&, const ActiveSet&,
-                              const ContactBuffers<kForce>&, const StepResults&, State&,
-                              PositionStage&, StepReport&);
-template void correct<kWrench>(const Model&, const ContactPoints&, const ActiveSet&,
-                               const ContactBuffers<kWrench>&, const StepResults&, State&,
-                               PositionStage&, StepReport&);
+template void correct<kForce>(const Model&, const ActiveSet&, const ContactBuffers<kForce>&,
+                              const StepResults&, State&, PositionStage&, StepReport&);
+template void correct<kWrench>(const Model&, const ActiveSet&, const ContactBuffers<kWrench>&,
+                              const StepResults&, State&, PositionStage&, StepReport&);
 
 }  // namespace coulomb::stages

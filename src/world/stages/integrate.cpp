@@ -224,6 +224,9 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   std::sort(state.contacts.begin(), state.contacts.end(),
             [](const ContactMemory& a, const ContactMemory& b) { return a.key < b.key; });
 
+  // The solver memory of `auto` for the next step.
+  state.prefer_newton = contact.prefer_newton_next;
+
   // Time by compensated summation, so that 10^4 steps of 1e-4 s end at 1 s, not 0.99999999999991.
   const double increment = h - state.time_carry;
   const double t = state.time + increment;

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 
+#include "stages/body_contacts.hpp"
 #include "stages/stages.hpp"
 
 namespace coulomb::stages {
@@ -48,6 +49,27 @@ std::int32_t find_memory(const State& state, const ContactPoint& c) {
 
 }  // namespace
 
+void body_contacts(const Model& model, const ContactPoints& points, ActiveSet& out) {
+  // Active contacts of each dynamic body (CSR; a fixed body couples nothing).
+  const std::size_t nactive = out.active.size();
+  const std::size_t nbodies = model.bodies.size();
+  out.body_contacts_start.assign(nbodies + 1, 0);
+  for (std::size_t i = 0; i < nactive; ++i) {
+    const ContactPoint& c = points.points[out.active[i]];
+    if (!model.bodies[c.body1].fixed) ++out.body_contacts_start[c.body1 + 1];
+    if (!model.bodies[c.body2].fixed) ++out.body_contacts_start[c.body2 + 1];
+  }
+  for (std::size_t b = 0; b < nbodies; ++b)
+    out.body_contacts_start[b + 1] += out.body_contacts_start[b];
+  out.body_contacts.resize(static_cast<std::size_t>(out.body_contacts_start[nbodies]));
+  out.next.assign(out.body_contacts_start.begin(), out.body_contacts_start.end() - 1);
+  for (std::size_t i = 0; i < nactive; ++i) {
+    const ContactPoint& c = points.points[out.active[i]];
+    if (!model.bodies[c.body1].fixed) out.body_contacts[out.next[c.body1]++] = static_cast<int>(i);
+    if (!model.bodies[c.body2].fixed) out.body_contacts[out.next[c.body2]++] = static_cast<int>(i);
+  }
+}
+
 void kinematics(const Model& model, const State& state, const FreeMotion& motion,
                 ContactPoints& points, ActiveSet& out, StepReport& report) {
   const double h = model.time_step;
@@ -62,6 +84,7 @@ void kinematics(const Model& model, const State& state, const FreeMotion& motion
   points.H2.resize(npoints);
   points.u_pre.resize(npoints);
   points.u_zero.resize(npoints);
+  points.predicted_gap.resize(npoints);
   out.active_of_point.resize(npoints);
   out.active.clear();
   for (std::size_t k = 0; k < npoints; ++k) {
@@ -121,6 +144,7 @@ void kinematics(const Model& model, const State& state, const FreeMotion& motion
       predicted_gap = c.gap + h * (theta * un_free + (1.0 - theta) * points.u_zero[k](0)) -
                       model.solver.activation_distance;
     }
+    points.predicted_gap[k] = predicted_gap;
     if (predicted_gap <= 0.0) {
       out.active_of_point[k] = static_cast<std::int32_t>(out.active.size());
       out.active.push_back(static_cast<std::int32_t>(k));
@@ -130,24 +154,7 @@ void kinematics(const Model& model, const State& state, const FreeMotion& motion
   }
   report.active_contacts = static_cast<int>(out.active.size());
 
-  // Active contacts of each dynamic body (CSR; a fixed body couples nothing).
-  const std::size_t nactive = out.active.size();
-  const std::size_t nbodies = model.bodies.size();
-  out.body_contacts_start.assign(nbodies + 1, 0);
-  for (std::size_t i = 0; i < nactive; ++i) {
-    const ContactPoint& c = points.points[out.active[i]];
-    if (!model.bodies[c.body1].fixed) ++out.body_contacts_start[c.body1 + 1];
-    if (!model.bodies[c.body2].fixed) ++out.body_contacts_start[c.body2 + 1];
-  }
-  for (std::size_t b = 0; b < nbodies; ++b)
-    out.body_contacts_start[b + 1] += out.body_contacts_start[b];
-  out.body_contacts.resize(static_cast<std::size_t>(out.body_contacts_start[nbodies]));
-  out.next.assign(out.body_contacts_start.begin(), out.body_contacts_start.end() - 1);
-  for (std::size_t i = 0; i < nactive; ++i) {
-    const ContactPoint& c = points.points[out.active[i]];
-    if (!model.bodies[c.body1].fixed) out.body_contacts[out.next[c.body1]++] = static_cast<int>(i);
-    if (!model.bodies[c.body2].fixed) out.body_contacts[out.next[c.body2]++] = static_cast<int>(i);
-  }
+  body_contacts(model, points, out);
 }
 
 }  // namespace coulomb::stages

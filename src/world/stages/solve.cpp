@@ -38,7 +38,7 @@ template <int D>
 SolverResult solve_stopping(const Model& model, const ActiveSet& active, ContactPoints& points,
                             ContactBuffers<D>& contact, const SolverOptions& options,
                             SolverKind kind) {
-  ContactProblem<D>& problem = contact.problem;
+  FactoredProblem<D>& problem = contact.problem;
   const std::vector<VecN<D>>& u = contact.u;
   auto run = [&] {
     return coulomb::solve(problem, contact.r, contact.u, options, contact.solver, kind);
@@ -71,13 +71,15 @@ SolverResult solve_stopping(const Model& model, const ActiveSet& active, Contact
 }  // namespace
 
 template <int D>
-void solve(const Model& model, const ActiveSet& active, ContactPoints& points,
+void solve(const Model& model, const State& state, const ActiveSet& active, ContactPoints& points,
            ContactBuffers<D>& contact, StepReport& report) {
   const std::size_t nactive = active.active.size();
   contact.r.resize(nactive);
   contact.u.resize(nactive);
   if (nactive == 0) {
     report.solver = SolverResult{};
+    contact.prefer_newton_next = state.prefer_newton;
+    contact.nu.clear();
     return;
   }
   // contact.r holds the warm start set by the assembly (the contact memory of the last step).
@@ -90,6 +92,10 @@ void solve(const Model& model, const ActiveSet& active, ContactPoints& points,
   // At least one sweep: a warm start within the tolerance still gets one exact local solve per
   // contact, so a small impulse left on a contact that has opened is not re-applied every step.
   options.min_iterations = 1;
+  // Anderson acceleration of the sweeps (scene key solver.anderson), and the solver memory of
+  // `auto` (State::prefer_newton).
+  options.anderson_depth = model.solver.anderson_depth;
+  options.prefer_newton = state.prefer_newton;
   const SolverKind kind = model.solver.kind;
   // Six unknowns per contact (moment laws): Gauss–Seidel with the exact local solve, the only
   // solver of that problem (`prox` with a moment law is rejected by Model::finalize and the scene
@@ -98,11 +104,14 @@ void solve(const Model& model, const ActiveSet& active, ContactPoints& points,
   // start: what the integration applies.
   assert(solver_supports(kind, D));
   report.solver = solve_stopping<D>(model, active, points, contact, options, kind);
+  contact.prefer_newton_next = prefer_newton_next(report.solver, options.prefer_newton);
+  // The bodies' velocity change of the answer, for the activation check.
+  contact.problem.body_velocity(contact.r, contact.nu);
 }
 
-template void solve<kForce>(const Model&, const ActiveSet&, ContactPoints&, ContactBuffers<kForce>&,
-                            StepReport&);
-template void solve<kWrench>(const Model&, const ActiveSet&, ContactPoints&,
+template void solve<kForce>(const Model&, const State&, const ActiveSet&, ContactPoints&,
+                            ContactBuffers<kForce>&, StepReport&);
+template void solve<kWrench>(const Model&, const State&, const ActiveSet&, ContactPoints&,
                              ContactBuffers<kWrench>&, StepReport&);
 
 }  // namespace coulomb::stages

@@ -47,8 +47,14 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
 /// The frictional contact solve from the warm start set by `assemble`; a stopping contact of the
 /// midpoint scheme is solved again with the end-of-step law (its `moving` flag cleared).
 template <int N>
-void solve(const Model& model, const ActiveSet& active, ContactPoints& points,
+void solve(const Model& model, const State& state, const ActiveSet& active, ContactPoints& points,
            ContactBuffers<N>& contact, StepReport& report);
+/// Points the solve's impulses close (their end gap predicted again with the velocities after
+/// the impulses is ≤ 0) join the active set; StepReport::activated counts them (the caller
+/// assembles and solves again when it grew).
+template <int N>
+void activate(const Model& model, const ContactPoints& points, const ContactBuffers<N>& contact,
+              ActiveSet& active, StepReport& report);
 /// New velocities and poses, contact memory, dissipated energy, time; per-point results.
 template <int N>
 void integrate(const Model& model, const FreeMotion& motion, const ContactPoints& points,
@@ -56,9 +62,11 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
                StepResults& out, StepReport& report);
 /// Position stage: closes predicted penetrations by a displacement that keeps the velocities.
 template <int N>
-void correct(const Model& model, const ContactPoints& points, const ActiveSet& active,
-             const ContactBuffers<N>& contact, const StepResults& results, State& state,
-             PositionStage& out, StepReport& report);
+void correct(const Model& model, const ActiveSet& active, const ContactBuffers<N>& contact,
+             const StepResults& results, State& state, PositionStage& out, StepReport& report);
+
+/// Times the solve is repeated in a step for the points the impulses close (activate).
+inline constexpr int kActivationPasses = 4;
 
 /// u_c − (I − E) u_0 of point k: what the law's velocity ξ adds to J ν⁺ (assemble.cpp).
 [[nodiscard]] Vec6 law_shift(const ContactPoints& points, std::size_t k, const NonsmoothLaws& laws);

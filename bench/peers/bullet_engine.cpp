@@ -1,0 +1,142 @@
+// Bullet 3.24 (double precision) as an engine of the peer benchmark, built from a coulomb scene.
+//
+// A btDiscreteDynamicsWorld with the dynamic-AABB-tree broadphase (btDbvtBroadphase) and the
+// sequential-impulse solver (btSequentialImpulseConstraintSolver, projected Gauss–Seidel on
+// per-contact normal and two friction rows, friction box coupled to the normal impulse), stepped
+// with a fixed h and no substeps. Every body is kept awake (DISABLE_DEACTIVATION): a sleeping body
+// is not simulated, and counting its skipped work as speed would not be equal work.
+//
+// Mapping of the scene: spheres → btSphereShape (the margin is the radius: exact); boxes →
+// btBoxShape with the given margin inside the half extents (its edges and corners rounded by that
+// radius); the ground plane → btStaticPlaneShape; fixed boxes (walls) → static bodies. Bullet
+// combines two bodies' friction as the product, so each body gets √μ and a pair μ; restitution 0.
+#include <btBulletDynamicsCommon.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <variant>
+
+#include "peers/engine.hpp"
+
+namespace coulomb::bench {
+namespace {
+
+btVector3 to_bt(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
+Vec3 from_bt(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
+
+class BulletEngine final : public Engine {
+ public:
+  BulletEngine(const Scene& scene, const PeerSettings& settings)
+      : dispatcher_(&configuration_),
+        world_(&dispatcher_, &broadphase_, &solver_, &configuration_) {
+    const Model& model = scene.model;
+    const State& state = scene.state;
+    check_peer_compatible(model);
+    const SceneLaw law = scene_law(model);
+    h_ = model.time_step;
+
+    // World settings: gravity and the solver's iterations; the other solver settings stay
+    // Bullet's defaults (split impulse on, ERP 0.2, warm starting 0.85), stated in the report.
+    world_.setGravity(to_bt(model.gravity));
+    world_.getSolverInfo().m_numIterations = settings.bullet_iterations;
+
+    // One rigid body per coulomb body, in body order (index = coulomb body index).
+    for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+      const Body& body = model.bodies[b];
+      const Shape& shape = model.shapes[static_cast<std::size_t>(body.first_shape)];
+      shapes_.push_back(make_shape(shape.geometry, settings.bullet_box_margin));
+      const btScalar mass = body.fixed ? 0.0 : body.mass;
+      const btVector3 inertia = body.fixed ? btVector3(0, 0, 0) : to_bt(body.inertia_B.diagonal());
+      btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shapes_.back().get(), inertia);
+      info.m_friction = std::sqrt(law.mu);
+      info.m_restitution = law.restitution;
+      // A plane's pose is in its geometry; other shapes sit at the body's centre of mass.
+      const Quat& q = state.q_WB[b];
+      info.m_startWorldTransform =
+          btTransform(btQuaternion(q.x(), q.y(), q.z(), q.w()), to_bt(state.x_WC[b]));
+      auto rb = std::make_unique<btRigidBody>(info);
+      rb->setActivationState(DISABLE_DEACTIVATION);
+      if (!body.fixed) {
+        rb->setLinearVelocity(to_bt(state.v_WC[b]));
+        rb->setAngularVelocity(to_bt(state.w_W[b]));
+      }
+      world_.addRigidBody(rb.get());
+      bodies_.push_back(std::move(rb));
+    }
+  }
+
+  BulletEngine(const BulletEngine&) = delete;
+  BulletEngine& operator=(const BulletEngine&) = delete;
+
+  ~BulletEngine() override {
+    for (auto& rb : bodies_) world_.removeRigidBody(rb.get());
+  }
+
+  bool step() override {
+    // One fixed step of h (maxSubSteps 0: h is the step, no interpolation).
+    world_.stepSimulation(h_, 0);
+    return true;
+  }
+
+  [[nodiscard]] int iterations() const override {
+    // Bullet runs its m_numIterations sweeps every step (it stops early only at an exactly zero
+    // residual, m_leastSquaresResidualThreshold = 0).
+    return world_.getSolverInfo().m_numIterations;
+  }
+
+  void read(State& out) const override {
+    for (std::size_t b = 0; b < bodies_.size(); ++b) {
+      const btRigidBody& rb = *bodies_[b];
+      if (rb.isStaticObject()) continue;
+      const btTransform& X = rb.getCenterOfMassTransform();
+      const btQuaternion q = X.getRotation();
+      out.x_WC[b] = from_bt(X.getOrigin());
+      out.q_WB[b] = Quat(q.w(), q.x(), q.y(), q.z());
+      out.v_WC[b] = from_bt(rb.getLinearVelocity());
+      out.w_W[b] = from_bt(rb.getAngularVelocity());
+    }
+  }
+
+ private:
+  // The Bullet shape of a coulomb geometry (spheres, boxes, planes: check_peer_compatible).
+  static std::unique_ptr<btCollisionShape> make_shape(const Geometry& g, double box_margin) {
+    if (const auto* s = std::get_if<Sphere>(&g)) return std::make_unique<btSphereShape>(s->radius);
+    if (const auto* p = std::get_if<Plane>(&g))
+      return std::make_unique<btStaticPlaneShape>(to_bt(p->normal), p->offset);
+    const auto& box = std::get<Box>(g);
+    auto shape = std::make_unique<btBoxShape>(to_bt(box.half_extents));
+    shape->setMargin(box_margin);  // keeps the outer half extents, rounds edges by the margin
+    return shape;
+  }
+
+  double h_ = 0.0;  // time step [s]
+  btDefaultCollisionConfiguration configuration_;
+  btCollisionDispatcher dispatcher_;
+  btDbvtBroadphase broadphase_;
+  btSequentialImpulseConstraintSolver solver_;
+  btDiscreteDynamicsWorld world_;
+  std::vector<std::unique_ptr<btCollisionShape>> shapes_;  // (nbodies)
+  std::vector<std::unique_ptr<btRigidBody>> bodies_;       // (nbodies)
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_bullet_engine(const Scene& scene, const PeerSettings& settings) {
+  return std::make_unique<BulletEngine>(scene, settings);
+}
+
+std::string bullet_settings(const PeerSettings& settings) {
+  const btContactSolverInfo info;
+  return fmt::format(
+      "Bullet {}.{:02d} double precision, btDiscreteDynamicsWorld + btDbvtBroadphase + "
+      "btSequentialImpulseConstraintSolver, {} iterations a step (fixed), stepSimulation(h, 0), "
+      "split impulse {} (penetration threshold {:.3g} m, ERP2 {:.3g}), ERP {:.3g}, warm starting "
+      "{:.3g}, friction √μ per body "
+      "(pairs get the product μ), restitution 0, deactivation disabled, box margin {} m",
+      BT_BULLET_VERSION / 100, BT_BULLET_VERSION % 100, settings.bullet_iterations,
+      info.m_splitImpulse ? "on" : "off", info.m_splitImpulsePenetrationThreshold, info.m_erp2,
+      info.m_erp, info.m_warmstartingFactor, settings.bullet_box_margin);
+}
+
+}  // namespace coulomb::bench

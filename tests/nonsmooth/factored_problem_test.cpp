@@ -1,0 +1,126 @@
+// Tests of FactoredProblem (src/nonsmooth/factored_problem.cpp): the assembled W and the velocity
+// against a dense J M⁻¹ Jᵀ built independently, the colouring (no two contacts of a colour share
+// a body; deterministic), NSGS on the factored form against NSGS on the assembled one (same order:
+// the same iterates to round-off), and validate().
+#include <coulomb/nonsmooth/factored_problem.hpp>
+#include <coulomb/nonsmooth/solver.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+
+#include "nonsmooth/factored_data.hpp"
+
+namespace coulomb {
+namespace {
+
+// Tolerance: W entries are O(1) sums of a few products; 1e-13 is a few hundred ulps.
+constexpr double kRoundOff = 1e-13;
+
+TEST(FactoredProblem, AssembledIsTheDenseProductJMinvJt) {
+  const FactoredForceProblem p = testing::random_factored(6, 20, 1);
+  const Eigen::MatrixXd W = testing::dense_w(p);
+  const ForceProblem a = p.assembled();
+  a.validate();  // symmetric, every diagonal block stored
+  EXPECT_LE((a.dense_w() - W).cwiseAbs().maxCoeff(), kRoundOff * W.cwiseAbs().maxCoeff());
+  for (int i = 0; i < p.contact_count; ++i)
+    EXPECT_LE((p.w_diag[i] - W.block<3, 3>(3 * i, 3 * i)).cwiseAbs().maxCoeff(), kRoundOff);
+  // Blocks are stored exactly for the pairs of contacts sharing a dynamic body.
+  for (int i = 0; i < p.contact_count; ++i) {
+    for (int j = 0; j < p.contact_count; ++j) {
+      const bool share = (p.body1[i] >= 0 && (p.body1[i] == p.body1[j] || p.body1[i] == p.body2[j])) ||
+                         (p.body2[i] >= 0 && (p.body2[i] == p.body1[j] || p.body2[i] == p.body2[j]));
+      const auto first = a.col.begin() + a.row_start[i], last = a.col.begin() + a.row_start[i + 1];
+      EXPECT_EQ(std::binary_search(first, last, j), share || i == j) << i << " " << j;
+    }
+  }
+}
+
+TEST(FactoredProblem, VelocityIsWrPlusQ) {
+  const FactoredForceProblem p = testing::random_factored(8, 30, 2);
+  const ForceProblem a = p.assembled();
+  std::vector<Vec3> r(30);
+  for (int i = 0; i < 30; ++i) r[i] = Vec3(0.1 * i, -0.2, 0.03 * i * i);
+  std::vector<Vec3> u_f, u_a;
+  std::vector<Vec6d> nu;
+  p.velocity(r, u_f, nu);
+  a.velocity(r, u_a);
+  for (int i = 0; i < 30; ++i) EXPECT_LE((u_f[i] - u_a[i]).norm(), kRoundOff * 100) << i;
+}
+
+TEST(FactoredProblem, ColoursShareNoBodyAndAreDeterministic) {
+  // Above kColorThreshold: coloured order.
+  FactoredForceProblem p = testing::random_factored(400, kColorThreshold + 500, 3);
+  const int nc = p.contact_count;
+  std::vector<std::int32_t> sorted = p.order;
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::int32_t> identity(static_cast<std::size_t>(nc));
+  std::iota(identity.begin(), identity.end(), 0);
+  EXPECT_EQ(sorted, identity);  // a permutation
+  ASSERT_GE(p.color_start.size(), 3u);
+  EXPECT_EQ(p.color_start.front(), 0);
+  EXPECT_EQ(p.color_start.back(), nc);
+  for (std::size_t c = 0; c + 1 < p.color_start.size(); ++c) {
+    std::set<int> bodies;
+    for (std::int32_t k = p.color_start[c]; k < p.color_start[c + 1]; ++k) {
+      const std::int32_t a = p.order[k];
+      for (const std::int32_t b : {p.body1[a], p.body2[a]}) {
+        if (b < 0) continue;
+        EXPECT_TRUE(bodies.insert(b).second) << "colour " << c << " body " << b;
+      }
+    }
+  }
+  const std::vector<std::int32_t> order = p.order, colours = p.color_start;
+  p.finish();
+  EXPECT_EQ(p.order, order);
+  EXPECT_EQ(p.color_start, colours);
+  // Below it: the contact order, one colour.
+  const FactoredForceProblem small = testing::random_factored(10, 40, 4);
+  EXPECT_EQ(small.color_start, (std::vector<std::int32_t>{0, 40}));
+  for (int a = 0; a < 40; ++a) EXPECT_EQ(small.order[a], a);
+}
+
+// Below the colouring threshold both forms visit the contacts in order: the iterates agree to
+// round-off, plain and with Anderson acceleration.
+TEST(FactoredProblem, NsgsMatchesNsgsOnTheAssembledProblem) {
+  const FactoredForceProblem p = testing::random_factored(12, 60, 5);
+  const ForceProblem a = p.assembled();
+  for (const int depth : {0, 5}) {
+    SolverOptions o;
+    o.tolerance = 1e-300;  // run every sweep
+    o.max_iterations = 30;
+    o.anderson_depth = depth;
+    SolverWorkspace<kForce> wf, wa;
+    std::vector<Vec3> rf, uf, ra, ua;
+    const SolverResult f = solve_nsgs(p, rf, uf, o, wf);
+    const SolverResult s = solve_nsgs(a, ra, ua, o, wa);
+    EXPECT_EQ(f.iterations, s.iterations);
+    EXPECT_NEAR(f.error, s.error, 1e-9 * s.error + 1e-14) << depth;
+    double scale = 0.0, diff = 0.0;
+    for (int i = 0; i < p.contact_count; ++i) {
+      scale = std::max(scale, ra[i].norm());
+      diff = std::max(diff, (rf[i] - ra[i]).norm());
+    }
+    EXPECT_LE(diff, 1e-9 * scale) << "depth " << depth;
+  }
+}
+
+TEST(FactoredProblem, ValidateRejectsBadBodiesAndLaws) {
+  FactoredForceProblem p = testing::random_factored(4, 6, 6);
+  p.validate();
+  FactoredForceProblem bad = p;
+  bad.body2[2] = 4;
+  EXPECT_THROW(bad.validate(), std::invalid_argument);
+  bad = p;
+  bad.laws[1] = -0.5;
+  EXPECT_THROW(bad.validate(), std::invalid_argument);
+  bad = p;
+  bad.inv_mass.pop_back();
+  EXPECT_THROW(bad.validate(), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace coulomb
