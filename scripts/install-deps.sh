@@ -9,6 +9,7 @@ packages=(
   libeigen3-dev libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libccd-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libfclib-dev libhdf5-dev
+  libsundials-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
   chromium
 )

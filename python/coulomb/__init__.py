@@ -145,9 +145,17 @@ class Simulation:
         return c
 
     def energy(self) -> dict:
-        """Kinetic, potential, dissipated and total energy [J], and the dissipated energy by kind
-        like energy.csv: normal, friction, rolling, pivoting, correction (the position stage)."""
+        """Kinetic, potential, elastic (stored in the compliant contacts and springs),
+        dissipated and total energy [J], and the dissipated energy by kind like energy.csv:
+        normal, friction, rolling, pivoting, correction (the position stage)."""
         return self._core.energy()
+
+    def integrator_statistics(self) -> Optional[dict]:
+        """The compliant formulation's integrator statistics (summary.json's "integrator"): name,
+        steps, rejected_steps, rhs_evaluations, jacobian_evaluations, newton_iterations,
+        newton_failures, root_stops, restarts, last_step [s], events (onset, release, stick,
+        slip); None in the nonsmooth formulation."""
+        return self._core.integrator_statistics()
 
     def solver_statistics(self) -> dict:
         """The "solver" statistics of summary.json over the steps taken: steps, solves,

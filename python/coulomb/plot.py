@@ -2,7 +2,8 @@
 
 Reads trajectory.csv, contacts.csv, energy.csv and solver.csv from OUTDIR and writes PNG figures
 into OUTDIR/plots/ (or --out): energy budget, body heights and speeds, slip speed, spin and
-rolling rates per contact, contact forces, solver iterations and error per step.
+rolling rates per contact, contact forces, solver iterations and error per step (the integrator's
+steps and step size in the compliant formulation).
 """
 from __future__ import annotations
 
@@ -133,7 +134,20 @@ def plot(outdir: str, plots_dir: str | None = None) -> list:
     solver_path = os.path.join(outdir, "solver.csv")
     if os.path.exists(solver_path):
         s = _read_csv(solver_path)
-        if len(s.get("time", [])):
+        if len(s.get("time", [])) and "rhs_evaluations" in s:
+            # The compliant formulation's integrator (docs/outputs.md): its steps and rejected
+            # steps per row, and its last step size.
+            fig, ax = _figure("Integrator (compliant formulation) per row of solver.csv")
+            ax.plot(s["time"], s["steps"], color="tab:blue", lw=0.8, label="steps")
+            ax.plot(s["time"], s["rejected_steps"], color="tab:orange", lw=0.8, label="rejected")
+            ax.set_ylabel("steps per row")
+            ax.legend(fontsize="small", loc="upper left")
+            ax2 = ax.twinx()
+            size = np.where(s["step_size"] > 0, s["step_size"], np.nan)
+            ax2.semilogy(s["time"], size, color="tab:red", lw=0.8)
+            ax2.set_ylabel("last step [s]", color="tab:red")
+            _save(fig, plots_dir, "solver.png", written)
+        elif len(s.get("time", [])):
             # Two layouts (docs/outputs.md): one row per output time with the largest iterations
             # and error over its steps (the default), or one row per step (every_step).
             per_step = "iterations" in s

@@ -204,7 +204,8 @@ class PySimulation {
       s.time = *time;
       s.time_carry = 0.0;  // the compensated time sum starts afresh from the given time
     }
-    s.contacts.clear();  // a new state: no warm start from the old one
+    s.contacts.clear();            // a new state: no warm start from the old one
+    s.compliant.contacts.clear();  // nor the anchors of sticking contacts (compliant formulation)
   }
 
   // The contacts of the last step as arrays keyed by the contacts.csv columns.
@@ -264,13 +265,38 @@ class PySimulation {
     return d;
   }
 
+  // The compliant formulation's integrator statistics (summary.json's "integrator"), or None.
+  py::object integrator_statistics() const {
+    const CompliantEngine* engine = sim_.compliant();
+    if (engine == nullptr) return py::none();
+    const IntegratorStatistics st = engine->statistics();
+    py::dict d;
+    d["name"] = to_string(sim_.model().solver.compliant.integrator);
+    d["steps"] = st.steps;
+    d["rejected_steps"] = st.rejected_steps;
+    d["rhs_evaluations"] = st.rhs_evaluations;
+    d["jacobian_evaluations"] = st.jacobian_evaluations;
+    d["newton_iterations"] = st.newton_iterations;
+    d["newton_failures"] = st.newton_failures;
+    d["root_stops"] = st.root_stops;
+    d["restarts"] = st.restarts;
+    d["last_step"] = st.last_step;
+    const auto& events = engine->event_counts();
+    py::dict ev;
+    for (std::size_t k = 0; k < events.size(); ++k)
+      ev[to_string(static_cast<CompliantEvent::Kind>(k))] = events[k];
+    d["events"] = ev;
+    return d;
+  }
+
   py::dict energy() const {
     const Energy e = coulomb::energy(sim_.model(), sim_.state());
     py::dict d;
     d["kinetic"] = e.kinetic;
     d["potential"] = e.potential;
+    d["elastic"] = e.elastic;
     d["dissipated"] = sim_.state().dissipated;
-    d["total"] = e.kinetic + e.potential + sim_.state().dissipated;
+    d["total"] = e.mechanical() + sim_.state().dissipated;
     // The same split as energy.csv: dissipation by kind of law.
     for (std::size_t k = 0; k < kEnergyKindCount; ++k)
       d[kEnergyKindNames[k]] = sim_.state().dissipated_by_kind[k];
@@ -395,6 +421,7 @@ PYBIND11_MODULE(_coulomb, m) {
       .def("contacts", &PySimulation::contacts)
       .def("energy", &PySimulation::energy)
       .def("solver_statistics", &PySimulation::solver_statistics)
+      .def("integrator_statistics", &PySimulation::integrator_statistics)
       .def("set_state", &PySimulation::set_state, py::arg("positions") = py::none(),
            py::arg("orientations") = py::none(), py::arg("velocities") = py::none(),
            py::arg("angular_velocities") = py::none(), py::arg("time") = py::none());

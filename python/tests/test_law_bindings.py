@@ -495,7 +495,7 @@ SCENE = {
 @pytest.mark.parametrize("section, params, message", [
     ("friction", {"law": "coulomb", "mu": -1}, "friction.mu: must be in [0, 10000], got -1"),
     ("friction", {"law": "coulomb", "mu": 0.3, "nu": 1},
-     "friction.nu: not a parameter of law 'coulomb' (its keys: mu, mu_s, mu_k, mu_t1, mu_t2)"),
+     "friction.nu: not a parameter of law 'coulomb' (its keys: mu, mu_s, mu_k, mu_t1, mu_t2, regularization)"),
     ("friction", {"law": "regularized", "mu": 0.3, "regularization": 1e-3, "form": "cubic"},
      "friction.form: must be one of linear|tanh, got 'cubic'"),
     ("friction", {"law": "stribeck", "mu_s": 0.5, "mu_k": 0.3},

@@ -42,6 +42,16 @@ def test_cli_plot(tmp_path):
     assert "no such folder" in missing.stderr
 
 
+def test_plot_of_a_compliant_run(tmp_path):
+    # The compliant formulation's files: the same figures, solver.png from the integrator's counts.
+    source = os.environ.get("COULOMB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+    out = tmp_path / "compliant"
+    coulomb.load(os.path.join(source, "scenes", "validation", "belt-stick-slip.yaml")).write(out)
+    written = coulomb.plot.plot(str(out))
+    assert "solver.png" in [os.path.basename(p) for p in written]
+    assert "energy.png" in [os.path.basename(p) for p in written]
+
+
 def test_solver_csv_columns_and_non_converged_steps(tmp_path):
     """solver.csv has one row per output time aggregating its steps (default) or one row per step
     (output.solver: every_step); the reader takes the columns by name, and a run with

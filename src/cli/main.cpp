@@ -205,8 +205,18 @@ int run_command(const RunArgs& args) {
       fmt::print("checkpoints: {} written, the last {} ({} bytes, {:.3f} s to write them)\n",
                  result.checkpoints, result.checkpoint_file, result.checkpoint_bytes,
                  result.checkpoint_seconds);
-    fmt::print("solver: {} solves, worst error {:.3g}, mean {:.3g} iterations, {} not converged\n",
-               st.solves, st.worst_error, st.mean_iterations, st.not_converged);
+    if (const coulomb::CompliantEngine* engine = sim.compliant()) {
+      const coulomb::IntegratorStatistics is = engine->statistics();
+      fmt::print(
+          "integrator: {}, {} steps ({} rejected), {} right-hand sides, {} Jacobians, {} "
+          "contact events\n",
+          coulomb::to_string(model.solver.compliant.integrator), is.steps, is.rejected_steps,
+          is.rhs_evaluations, is.jacobian_evaluations, is.root_stops);
+    } else {
+      fmt::print(
+          "solver: {} solves, worst error {:.3g}, mean {:.3g} iterations, {} not converged\n",
+          st.solves, st.worst_error, st.mean_iterations, st.not_converged);
+    }
     for (std::size_t b = 0; b < model.bodies.size(); ++b) {
       if (model.bodies[b].fixed) continue;
       const auto& x = state.x_WC[b];

@@ -39,7 +39,8 @@ std::size_t contact_row_count(const Workspace& ws) {
 
 ContactRow contact_row(const Model& model, const Workspace& ws, std::size_t k) {
   const ContactPoint& c = ws.contact_points.points[k];
-  const double inv_h = 1.0 / model.time_step;
+  // Impulses over the step become mean forces; the compliant formulation stores forces.
+  const double inv_h = ws.step_results.forces ? 1.0 : 1.0 / model.time_step;
   const Vec3& w = ws.step_results.w_rel_end[k];
   ContactRow row;
   row.body1 = c.body1;
@@ -213,11 +214,15 @@ const std::vector<std::string>& OutputWriter::output_names() {
 
 OutputWriter::OutputWriter(const Model& model, const std::string& directory,
                            const std::string& label, const OutputResume* resume)
-    : directory_(directory), label_(label), solver_rows_(model.output.solver) {
+    : directory_(directory),
+      label_(label),
+      solver_rows_(model.output.solver),
+      compliant_(model.solver.formulation == Formulation::compliant) {
   const std::vector<std::string>& names = output_names();
-  const char* headers[] = {
-      kTrajectoryHeader, kContactsHeader, kEnergyHeader,
-      solver_rows_ == SolverRows::every_step ? kSolverStepHeader : kSolverHeader};
+  const char* headers[] = {kTrajectoryHeader, kContactsHeader, kEnergyHeader,
+                           compliant_                               ? kIntegratorHeader
+                           : solver_rows_ == SolverRows::every_step ? kSolverStepHeader
+                                                                    : kSolverHeader};
   // A restart names the same files as this writer, in any order.
   if (resume != nullptr) {
     std::vector<std::string> listed;
@@ -286,6 +291,11 @@ void OutputWriter::finish(const std::string& summary_json) {
 
 void OutputWriter::write_frame(const Model& model, const State& state, const Workspace& ws,
                                bool with_contacts) {
+  if (compliant_ && !integrator_started_) {
+    integrator_now_ = ws.report.integrator;
+    integrator_last_ = integrator_now_;
+    integrator_started_ = true;
+  }
   // trajectory.csv: one row per body, centre of mass, body-frame orientation.
   scratch_.clear();
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
@@ -335,7 +345,7 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
   scratch_.clear();
   append(scratch_, state.time);
   for (double x :
-       {e.kinetic, e.potential, state.dissipated, e.kinetic + e.potential + state.dissipated}) {
+       {e.kinetic, e.potential, e.elastic, state.dissipated, e.mechanical() + state.dissipated}) {
     scratch_.push_back(',');
     append(scratch_, x);
   }
@@ -347,7 +357,35 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
   files_[2]->rows() += scratch_;
 }
 
+void OutputWriter::write_integrator_row(const State& state, const IntegratorStatistics& now) {
+  const IntegratorStatistics& a = integrator_last_;
+  std::string& out = files_[3]->rows();
+  append(out, state.time);
+  fmt::format_to(std::back_inserter(out), ",{},{},{},{},{},{},{},{},", now.steps - a.steps,
+                 now.rejected_steps - a.rejected_steps, now.rhs_evaluations - a.rhs_evaluations,
+                 now.jacobian_evaluations - a.jacobian_evaluations,
+                 now.newton_iterations - a.newton_iterations,
+                 now.newton_failures - a.newton_failures, now.root_stops - a.root_stops,
+                 now.restarts - a.restarts);
+  append(out, now.last_step);
+  fmt::format_to(std::back_inserter(out), ",{},{}\n", interval_.max_points, interval_.max_active);
+  integrator_last_ = now;
+  interval_ = SolverInterval{};
+}
+
 void OutputWriter::add_step(const State& state, const StepReport& report) {
+  if (compliant_) {
+    // The integrator's counts since the last row (cumulative in the report).
+    if (!integrator_started_) {
+      integrator_last_ = integrator_now_;
+      integrator_started_ = true;
+    }
+    integrator_now_ = report.integrator;
+    interval_.max_points = std::max(interval_.max_points, report.contact_points);
+    interval_.max_active = std::max(interval_.max_active, report.active_contacts);
+    if (solver_rows_ == SolverRows::every_step) write_integrator_row(state, integrator_now_);
+    return;
+  }
   const bool solved = report.active_contacts > 0;
   const char* status = solved ? to_string(report.solver.status) : "none";
   const char* method = solved ? report.solver.method : "none";
@@ -403,6 +441,10 @@ void OutputWriter::add_step(const State& state, const StepReport& report) {
 
 void OutputWriter::write_solver_interval(const State& state) {
   if (solver_rows_ == SolverRows::every_step) return;
+  if (compliant_) {
+    write_integrator_row(state, integrator_now_);
+    return;
+  }
   const SolverInterval& a = interval_;
   std::string& out = files_[3]->rows();
   append(out, state.time);

@@ -104,18 +104,47 @@ void fill_replay_frame(const Model& model, const State& state, const Workspace& 
   }
   const Energy e = energy(model, state);
   frame.kinetic = e.kinetic;
-  frame.potential = e.potential;
+  frame.potential = e.potential + e.elastic;  // the replay's potential holds the stored energy too
   frame.dissipated = state.dissipated;
 }
 
 nlohmann::json vec_json(const Vec3& v) { return nlohmann::json::array({v.x(), v.y(), v.z()}); }
+
+// The compliant formulation's integrator: settings, counts, events, wall times.
+nlohmann::json integrator_json(const Model& model, const Workspace& ws,
+                               const CompliantEngine& engine) {
+  const CompliantSettings& c = model.solver.compliant;
+  const IntegratorStatistics& st = ws.report.integrator;
+  const CompliantTimes t = engine.times();
+  const auto& events = engine.event_counts();
+  return {
+      {"name", to_string(c.integrator)},
+      {"rtol", c.rtol},
+      {"atol", c.atol},
+      {"max_step", c.max_step},
+      {"jacobian", c.analytic_jacobian ? "analytic" : "difference"},
+      {"steps", st.steps},
+      {"rejected_steps", st.rejected_steps},
+      {"rhs_evaluations", st.rhs_evaluations},
+      {"jacobian_evaluations", st.jacobian_evaluations},
+      {"newton_iterations", st.newton_iterations},
+      {"newton_failures", st.newton_failures},
+      {"root_stops", st.root_stops},
+      {"restarts", st.restarts},
+      {"last_step", st.last_step},
+      {"events",
+       {{"onset", events[0]}, {"release", events[1]}, {"stick", events[2]}, {"slip", events[3]}}},
+      {"times_s",
+       {{"rhs", t.rhs}, {"jacobian", t.jacobian}, {"roots", t.roots}, {"total", t.total}}}};
+}
 
 // Wall time per stage [s]: the pipeline's profile, plus what a restart's checkpoint carried.
 using StageSeconds = std::array<double, kStageCount>;
 
 std::string summary(const Model& model, const State& state, const StageSeconds& stage_seconds,
                     std::int64_t checkpoint_every, const Checkpoint* restart,
-                    const RunOptions& options, const RunResult& result, double initial_total) {
+                    const RunOptions& options, const RunResult& result, double initial_total,
+                    const Workspace& ws, const CompliantEngine* compliant) {
   using nlohmann::json;
   json j;
   j["generator"] = "coulomb";  // marks a folder coulomb wrote (io/output_folder.hpp)
@@ -181,15 +210,16 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
                          {"largest_left", ss.largest_left}};
   j["activation"] = {{"points", ss.activated}, {"steps", ss.activation_steps}};
   j["rotation_failures"] = ss.rotation_failures;
+  if (compliant != nullptr) j["integrator"] = integrator_json(model, ws, *compliant);
   const Energy e = energy(model, state);
-  const double total = e.kinetic + e.potential + state.dissipated;
+  const double total = e.mechanical() + state.dissipated;
   json by_kind = json::object();
   for (std::size_t k = 0; k < kEnergyKindCount; ++k)
     by_kind[kEnergyKindNames[k]] = state.dissipated_by_kind[k];
-  j["energy"] = {
-      {"kinetic", e.kinetic},          {"potential", e.potential}, {"dissipated", state.dissipated},
-      {"dissipated_by_kind", by_kind}, {"total", total},           {"initial_total", initial_total},
-      {"drift", total - initial_total}};
+  j["energy"] = {{"kinetic", e.kinetic},           {"potential", e.potential},
+                 {"elastic", e.elastic},           {"dissipated", state.dissipated},
+                 {"dissipated_by_kind", by_kind},  {"total", total},
+                 {"initial_total", initial_total}, {"drift", total - initial_total}};
   json bodies = json::array();
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const Quat& q = state.q_WB[b];
@@ -310,6 +340,19 @@ RunResult run(Simulation& sim, const RunOptions& options) {
     throw std::invalid_argument(
         fmt::format("the time between checkpoints must be finite and >= 0 s (got {})",
                     options.checkpoint_every));
+  // The compliant formulation's checkpoint would need State::compliant (the stick anchors) and
+  // its integrator's history (it integrates across the samples without restarting), which format
+  // 2 does not hold: refused, naming the option, before anything is read or written.
+  if (model.solver.formulation == Formulation::compliant &&
+      (options.checkpoint_every > 0.0 || !options.restart.empty()))
+    throw std::invalid_argument(fmt::format(
+        "{}: checkpoints and restarts are for the nonsmooth formulation only; this scene's "
+        "solver.formulation is compliant, whose stick anchors and integrator history (it steps "
+        "across the samples without restarting) a checkpoint does not hold, so a restart could "
+        "not continue the run bit-identically",
+        options.checkpoint_every > 0.0 && !options.restart.empty() ? "--checkpoint-every/--restart"
+        : options.checkpoint_every > 0.0                           ? "--checkpoint-every"
+                                                                   : "--restart"));
 
   // A restart: the checkpoint, checked against this scene, before anything is written.
   std::optional<Checkpoint> restart;
@@ -397,7 +440,7 @@ RunResult run(Simulation& sim, const RunOptions& options) {
     }
     const Energy e0 = energy(model, state);
     const double initial_total =
-        restart ? restart->initial_total : e0.kinetic + e0.potential + state.dissipated;
+        restart ? restart->initial_total : e0.mechanical() + state.dissipated;
     OutputClock clock_out(model, state.time);
     if (restart) clock_out.restore(restart->next_output_time);
     ReplayFrame frame;
@@ -506,8 +549,9 @@ RunResult run(Simulation& sim, const RunOptions& options) {
     result.finite = sim.finite();
     result.non_finite = sim.non_finite();
     result.wall_time_s = wall_before + since(start);
-    result.summary_json = summary(model, state, stage_seconds(), checkpoint_every,
-                                  restart ? &*restart : nullptr, options, result, initial_total);
+    result.summary_json =
+        summary(model, state, stage_seconds(), checkpoint_every, restart ? &*restart : nullptr,
+                options, result, initial_total, ws, sim.compliant());
     if (writer) {
       writer->finish(result.summary_json);
       if (replay)

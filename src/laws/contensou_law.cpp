@@ -213,7 +213,25 @@ std::string_view ContensouFrictionLaw::name() const {
 double ContensouFrictionLaw::patch_radius(double normal_force, const NormalGeometry& g) const {
   if (radius_ > 0.0) return radius_;
   if (!(normal_force > 0.0) || !std::isfinite(g.radius)) return 0.0;
+  if (g.elliptic()) {
+    // The circle of the ellipse's area: √(A B).
+    const Vec2 ab = patch_semi_axes(normal_force, g);
+    return std::sqrt(ab.x() * ab.y());
+  }
   return hertz_patch_radius(normal_force, g.radius, effective_modulus_);
+}
+
+Vec2 ContensouFrictionLaw::patch_semi_axes(double normal_force, const NormalGeometry& g) const {
+  if (radius_ > 0.0 || !g.elliptic()) {
+    const double a = radius_ > 0.0 ? radius_ : patch_radius(normal_force, g);
+    return {a, a};
+  }
+  if (!(normal_force > 0.0) || !std::isfinite(g.radius)) return Vec2::Zero();
+  // δ from N = (4/3) E* √R* δ^{3/2}; the semi-axes grow like √δ.
+  const double delta =
+      std::cbrt(std::pow(3.0 * normal_force / (4.0 * effective_modulus_ * std::sqrt(g.radius)), 2));
+  const double root = std::sqrt(delta);
+  return {g.a_factor * root, g.b_factor * root};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -370,7 +388,50 @@ PatchResult ContensouFrictionLaw::evaluate(const PatchInput& in, const NormalGeo
     u.m_v = -sg * c.dm / wa * vh;
     u.m_w = a * sg * c.dm * eps / omega;
   }
-  if (model_ == ContensouModel::quadrature && a > 0.0) {
+  const bool elliptic = radius_ == 0.0 && g.elliptic() && a > 0.0 &&
+                        (model_ == ContensouModel::exact || model_ == ContensouModel::quadrature);
+  if (elliptic) {
+    // The integral model over the Hertz ellipse, in its frame (x along the major axis): values by
+    // the quadrature, derivatives in (v, ω) by its central differences.
+    const Vec2 ab = patch_semi_axes(N, g);
+    const Vec2 ex = g.major.normalized();
+    Mat2 R;  // ellipse frame → (t1, t2)
+    R.col(0) = ex;
+    R.col(1) = Vec2(-ex.y(), ex.x());
+    auto integral = [&](const Vec2& vv, double ww, Vec2& f, double& m) {
+      const contensou::Integrals I =
+          pressure_ == Pressure::hertz
+              ? quadrature_.integrate(contensou::HertzPressure{ab.x(), ab.y()}, R.transpose() * vv,
+                                      ww, ab.x(), ab.y())
+              : quadrature_.integrate(contensou::UniformPressure{ab.x(), ab.y()},
+                                      R.transpose() * vv, ww, ab.x(), ab.y());
+      f = -(R * I.T);
+      m = -I.M;
+    };
+    integral(v, omega, u.f, u.mo);
+    const double h = 1e-5 * rho;
+    for (int j = 0; j < 3; ++j) {
+      Vec2 vp = v, vm = v, fp, fm;
+      double wp = omega, wm = omega, mp = 0.0, mm = 0.0, step = h;
+      if (j < 2) {
+        vp[j] += h;
+        vm[j] -= h;
+      } else {
+        step = h / a;
+        wp += step;
+        wm -= step;
+      }
+      integral(vp, wp, fp, mp);
+      integral(vm, wm, fm, mm);
+      if (j < 2) {
+        u.f_v.col(j) = (fp - fm) / (2.0 * step);
+        u.m_v[j] = (mp - mm) / (2.0 * step);
+      } else {
+        u.f_w = (fp - fm) / (2.0 * step);
+        u.m_w = (mp - mm) / (2.0 * step);
+      }
+    }
+  } else if (model_ == ContensouModel::quadrature && a > 0.0) {
     // Values from the quadrature of the integral model (derivatives: its closed form).
     contensou::Integrals I;
     if (pressure_ == Pressure::hertz) {

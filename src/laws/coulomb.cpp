@@ -23,6 +23,7 @@ CoulombLaw::CoulombLaw(const LawSpec& spec) {
     mu_s_ = p.number("mu_s", mu);
     mu_k_ = p.number("mu_k", mu);
   }
+  v_r_ = p.number("regularization");
   p.finish();
 }
 
@@ -42,18 +43,31 @@ TangentialResult CoulombLaw::evaluate(const TangentialInput& in,
   r.memory = memory;
   r.memory.previous_slip = in.slip;
   r.memory.sticking = in.slip.squaredNorm() == 0.0;
-  // Slip branch F = −N D² v/‖D v‖ (D = μ_k I when isotropic).
+  // Slip branch F = −s N D² v/‖D v‖ (D = μ_k I when isotropic), s = min(1, ‖v‖/v_r).
   const Vec2 d = anisotropic_ ? mu_aniso_ : Vec2(mu_k_, mu_k_);
   const Vec2 dv = d.cwiseProduct(in.slip);
   const double norm = dv.norm();
   if (!(norm > 0.0)) return r;
   const Vec2 d2v = d.cwiseProduct(dv);  // D² v
   const double n = in.normal_force;
-  r.force = -n * d2v / norm;
-  r.d_slip = -n * (Mat2(d.cwiseProduct(d).asDiagonal()) / norm -
-                   d2v * d2v.transpose() / (norm * norm * norm));
-  r.d_normal = -d2v / norm;
-  r.power = n * norm;
+  const Vec2 g = d2v / norm;  // the unit-load slip force direction D² v/‖D v‖
+  // ∂g/∂v = (D² − g gᵀ)/‖D v‖ (written so that no power of a tiny ‖D v‖ underflows).
+  const Mat2 shape = Mat2(d.cwiseProduct(d).asDiagonal()) - g * g.transpose();
+  const double speed = in.slip.norm();
+  if (speed >= v_r_) {
+    r.force = -n * g;
+    r.d_slip = -n * shape / norm;
+    r.d_normal = -g;
+    r.power = n * norm;
+  } else {
+    // Below v_r: s = ‖v‖/v_r, ∂s/∂v = v̂ᵀ/v_r; s ∂g/∂v = (‖v‖/‖D v‖) (D² − g gᵀ)/v_r.
+    const double s = speed / v_r_;
+    const Vec2 dir = speed > 0.0 ? Vec2(in.slip / speed) : Vec2::Zero();
+    r.force = -n * s * g;
+    r.d_slip = -n * ((speed / norm) * shape + g * dir.transpose()) / v_r_;
+    r.d_normal = -s * g;
+    r.power = n * s * norm;
+  }
   return r;
 }
 

@@ -2,6 +2,7 @@
 
 #include "laws/params.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace coulomb {
@@ -61,15 +62,18 @@ TangentialResult ElasticStickLaw::evaluate(const TangentialInput& in,
     r.memory.anchor_force = r.force;
     r.memory.anchor = in.displacement;
   };
-  // Slipping branch: still slipping in the same half-plane of directions and fast enough.
-  if (!memory.sticking && v.dot(memory.previous_slip) >= 0.0 && speed > threshold_) {
+  // Slipping branch: still slipping in the same half-plane of directions and fast enough (or
+  // held there by the compliant formulation until its switching event).
+  if (in.hold_branch
+          ? !memory.sticking
+          : !memory.sticking && v.dot(memory.previous_slip) >= 0.0 && speed > threshold_) {
     slip();
     return r;
   }
-  // Sticking: spring from the anchor plus damping, capped by μ_s N.
+  // Sticking: spring from the anchor plus damping, capped by μ_s N (unless the branch is held).
   const Vec2 spring = memory.anchor_force - k_t_ * (in.displacement - memory.anchor);
   const Vec2 f = spring - c_t_ * v;
-  if (f.norm() > mu_s_ * n) {
+  if (!in.hold_branch && f.norm() > mu_s_ * n) {
     slip();
     return r;
   }
@@ -80,6 +84,19 @@ TangentialResult ElasticStickLaw::evaluate(const TangentialInput& in,
   r.power = c_t_ * v.squaredNorm();
   r.stored = k_t_ > 0.0 ? 0.5 * spring.squaredNorm() / k_t_ : 0.0;
   return r;
+}
+
+Vec2 ElasticStickLaw::stick_force(const TangentialInput& in, const FrictionMemory& memory) const {
+  return memory.anchor_force - k_t_ * (in.displacement - memory.anchor) - c_t_ * in.slip;
+}
+
+double ElasticStickLaw::switching_function(const TangentialInput& in,
+                                           const FrictionMemory& memory) const {
+  if (memory.sticking) {
+    const double cap = mu_s_ * std::max(in.normal_force, 0.0);
+    return cap * cap - stick_force(in, memory).squaredNorm();
+  }
+  return in.slip.squaredNorm() - threshold_ * threshold_;
 }
 
 }  // namespace coulomb

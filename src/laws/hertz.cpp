@@ -41,25 +41,40 @@ double mean_curvature_radius(const Curvature& c1, const Curvature& c2) {
 
 double hertz_eccentricity(double ratio) {
   if (!(ratio > 1.0)) return 0.0;
-  // g(e) = [(a/b)² E − K]/(K − E) grows from 1 (e = 0) to ∞ (e → 1): bisect on the axis ratio
-  // k' = b/a ∈ (0, 1], where g is decreasing, so that e = √(1 − k'²) keeps full precision.
+  // g(k') = [(a/b)² E − K]/(K − E), k' = b/a the axis ratio, decreases from ∞ (k' → 0) to 1
+  // (k' = 1): solve g(k') = B/A for k', so that e = √(1 − k'²) keeps full precision. log g is
+  // nearly linear in log k' (Hamrock & Brewe's fit a/b ≈ 1.0339 (B/A)^{0.636}): a secant in
+  // (log k', log g) from that estimate converges in a few steps; it stays inside a bisection
+  // bracket, so it cannot leave (0, 1]. (The compliant formulation evaluates it at every contact
+  // of every right-hand side: 5–8 pairs of elliptic integrals instead of a 60-step bisection.)
   auto g = [](double kp) {
     const double e = std::sqrt((1.0 - kp) * (1.0 + kp));
     const double kk = std::comp_ellint_1(e);
     const double ee = std::comp_ellint_2(e);
     return (ee / (kp * kp) - kk) / (kk - ee);
   };
+  const double target = std::log(ratio);
   double lo = 0.0, hi = 1.0;  // g(lo) = ∞ > ratio, g(hi) = 1 < ratio
-  for (int i = 0; i < 200 && hi - lo > 1e-16 * hi; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    if (g(mid) > ratio) {
-      lo = mid;
-    } else {
-      hi = mid;
-    }
+  double x = std::min(1.0, std::pow(ratio, -0.636) / 1.0339);
+  double x_prev = 0.0, f_prev = 0.0;
+  for (int i = 0; i < 200; ++i) {
+    const double gx = g(x);
+    if (gx > ratio)
+      lo = x;
+    else
+      hi = x;
+    const double f = std::log(gx) - target;
+    if (f == 0.0 || hi - lo <= 1e-16 * hi) break;
+    // Secant on (log x, f) (the first step with the fit's slope −1/0.636), else bisection.
+    const double slope = i == 0 ? -1.0 / 0.636 : (f - f_prev) / (std::log(x) - std::log(x_prev));
+    double next = std::exp(std::log(x) - f / slope);
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (std::abs(next - x) <= 1e-16 * x) break;
+    x_prev = x;
+    f_prev = f;
+    x = next;
   }
-  const double kp = 0.5 * (lo + hi);
-  return std::sqrt((1.0 - kp) * (1.0 + kp));
+  return std::sqrt((1.0 - x) * (1.0 + x));
 }
 
 HertzEllipse hertz_ellipse(const Curvature& c1, const Curvature& c2) {

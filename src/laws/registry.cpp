@@ -114,6 +114,8 @@ constexpr std::array kCoulombKeys{
     coefficient("mu_k", "kinetic coefficient (a contact that slid)", "mu"),
     coefficient("mu_t1", "anisotropic coefficient along t1, elliptic cone", "—", kCompliant),
     coefficient("mu_t2", "anisotropic coefficient along t2", "—", kCompliant),
+    LawKey{"regularization", "v_r: the slip law is scaled by min(1, ‖v_t‖/v_r) (compliant)", "m/s",
+           0.0, kInf, true, 1e-4, "", false, kCompliant},
 };
 constexpr std::array kViscousKeys{
     at_least("damping", "c: F_t = −c v_t", "N s/m", 0.0, kNone, "required"),

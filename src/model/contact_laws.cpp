@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <set>
 #include <stdexcept>
 
 namespace coulomb {
@@ -27,6 +28,43 @@ std::string pair_name(const ContactSpec& spec, const Model& model) {
 }
 
 }  // namespace
+
+void check_compliant_laws(const ContactSpec& spec, const Model& model) {
+  for (std::size_t i = 0; i < kLawSectionCount; ++i) {
+    const auto section = static_cast<LawSection>(i);
+    if (const LawSpec* s = spec.law(section)) {
+      const FormulationError e = formulation_error(section, *s, kCompliant);
+      if (!e.empty())
+        throw std::invalid_argument(fmt::format("{}: {}", pair_name(spec, model), e.message));
+    }
+  }
+}
+
+bool materials_can_meet(const Model& model, int a, int b) {
+  int count_a = 0, count_b = 0, free_a = 0, free_b = 0;
+  for (const Body& body : model.bodies) {
+    if (body.material == a) {
+      ++count_a;
+      if (!body.fixed) ++free_a;
+    }
+    if (body.material == b) {
+      ++count_b;
+      if (!body.fixed) ++free_b;
+    }
+  }
+  if (a == b) return count_a >= 2 && free_a >= 1;
+  return (free_a >= 1 && count_b >= 1) || (count_a >= 1 && free_b >= 1);
+}
+
+bool default_contact_serves_a_pair(const Model& model) {
+  std::set<int> used;
+  for (const Body& b : model.bodies) used.insert(b.material);
+  for (int a : used)
+    for (int b : used)
+      if (b >= a && model.contact_spec_index(a, b) < 0 && materials_can_meet(model, a, b))
+        return true;
+  return false;
+}
 
 NonsmoothLaws resolve_nonsmooth_laws(const ContactSpec& spec, const Model& model) {
   NonsmoothLaws laws;

@@ -42,6 +42,18 @@ const char* to_string(Formulation formulation) {
   return formulation_name(formulation == Formulation::nonsmooth ? kNonsmooth : kCompliant).data();
 }
 
+const char* to_string(Integrator integrator) {
+  switch (integrator) {
+    case Integrator::erk:
+      return "erk";
+    case Integrator::dirk:
+      return "dirk";
+    case Integrator::bdf:
+      return "bdf";
+  }
+  return "?";
+}
+
 const char* to_string(ActiveSetRule rule) {
   switch (rule) {
     case ActiveSetRule::predicted:
@@ -241,6 +253,29 @@ void Model::validate() {
     std::string why;
     if (!is_physical_inertia(body.inertia_B, &why)) invalid(who + ": " + why);
   }
+  // Springs and moving surfaces: the compliant formulation's.
+  const bool compliant = solver.formulation == Formulation::compliant;
+  for (std::size_t i = 0; i < springs.size(); ++i) {
+    const Spring& sp = springs[i];
+    const std::string who = "springs[" + std::to_string(i) + "]";
+    if (!compliant) invalid(who + ": springs are taken by the compliant formulation only");
+    if (sp.body < 0 || sp.body >= static_cast<int>(bodies.size()) ||
+        bodies[static_cast<std::size_t>(sp.body)].fixed)
+      invalid(who + " must pull a free body");
+    if (!(sp.stiffness >= 0.0) || !std::isfinite(sp.stiffness) || !(sp.rest_length >= 0.0) ||
+        !std::isfinite(sp.rest_length) || !finite(sp.point_B) || !finite(sp.anchor_W))
+      invalid(who + " needs finite point and anchor, stiffness >= 0 and rest_length >= 0");
+  }
+  for (const Body& body : bodies) {
+    if (!finite(body.surface_velocity) || (!body.fixed && !body.surface_velocity.isZero()))
+      invalid("body '" + body.name + "': only a fixed body has a (finite) surface velocity");
+    if (!compliant && !body.surface_velocity.isZero())
+      invalid("body '" + body.name +
+              "': a moving surface is taken by the compliant formulation only");
+  }
+  if (compliant && !(solver.compliant.rtol > 0.0 && solver.compliant.atol > 0.0 &&
+                     solver.compliant.max_step >= 0.0 && solver.sharp_radius > 0.0))
+    invalid("the compliant settings need rtol > 0, atol > 0, max_step >= 0, sharp_radius > 0");
   if (next_shape != static_cast<int>(shapes.size())) {
     invalid("shapes " + std::to_string(next_shape) + ".." + std::to_string(shapes.size()) +
             " belong to no body");
@@ -283,10 +318,21 @@ CompiledModel compile(const Model& model) {
   for (std::size_t b = 0; b < nbodies; ++b)
     c.inv_inertia_B[b] =
         model.bodies[b].fixed ? Mat3::Zero() : Mat3(model.bodies[b].inertia_B.inverse());
-  // The laws of every contact spec, resolved (and checked) once: [0] the default contact.
-  c.laws.push_back(resolve_nonsmooth_laws(model.default_contact, model));
-  for (const ContactSpec& spec : model.contacts)
-    c.laws.push_back(resolve_nonsmooth_laws(spec, model));
+  // The laws of every contact spec, resolved (and checked) once: [0] the default contact. The
+  // compliant formulation builds its force laws itself (compliant/contact_laws.hpp): here it only
+  // checks that every law it will meet is one it runs, and keeps neutral set-valued entries.
+  if (model.solver.formulation == Formulation::compliant) {
+    if (default_contact_serves_a_pair(model)) check_compliant_laws(model.default_contact, model);
+    c.laws.emplace_back();
+    for (const ContactSpec& spec : model.contacts) {
+      check_compliant_laws(spec, model);
+      c.laws.emplace_back();
+    }
+  } else {
+    c.laws.push_back(resolve_nonsmooth_laws(model.default_contact, model));
+    for (const ContactSpec& spec : model.contacts)
+      c.laws.push_back(resolve_nonsmooth_laws(spec, model));
+  }
   // Law index per (material, material), the default material mapped to the last index.
   const int nm = static_cast<int>(model.materials.size());
   c.material_count = nm;

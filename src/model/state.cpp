@@ -20,6 +20,7 @@ void State::resize(const Model& model) {
   contacts.clear();
   dissipated = 0.0;
   dissipated_by_kind.fill(0.0);
+  compliant = CompliantState{};
 }
 
 Pose body_frame_pose(const Model& model, const State& state, int body) {

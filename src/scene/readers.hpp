@@ -38,5 +38,13 @@ void check_nonsmooth_laws(const Reporter& r, const ContactSpec& c, const std::st
 [[nodiscard]] bool nonsmooth_laws(const ContactSpec& c);
 /// One `bodies` entry: appends the body and its shapes to m, its initial state to init.
 void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init);
+/// `springs` (compliant formulation): appends a Spring per entry (after the bodies).
+void read_springs(const Reporter& r, const Field& f, Model& m);
+/// Rejects, at its key, a law, key or option value that the compliant formulation cannot run
+/// (the registry), or whose force laws cannot be built (build_compliant_laws).
+void check_compliant_laws(const Reporter& r, const ContactSpec& c, const std::string& path,
+                          const Material& m1, const Material& m2);
+/// True when the compliant formulation takes every law of `c` (the registry's formulations).
+[[nodiscard]] bool compliant_laws(const ContactSpec& c);
 
 }  // namespace coulomb::scene_detail

@@ -8,6 +8,7 @@
 #include <coulomb/laws/law.hpp>
 #include <coulomb/laws/one_line.hpp>
 #include <coulomb/laws/registry.hpp>
+#include <coulomb/model/contact_laws.hpp>
 #include <coulomb/scene/scene.hpp>
 
 #include "scene/readers.hpp"
@@ -38,8 +39,8 @@ using namespace scene_detail;
 
 // Valid names (the scene-file vocabulary).
 const std::vector<std::string> kTopKeys = {
-    "name",      "description", "gravity",         "time",  "solver", "output",
-    "materials", "contacts",    "default_contact", "bodies"};
+    "name",      "description", "gravity",         "time",   "solver", "output",
+    "materials", "contacts",    "default_contact", "bodies", "springs"};
 
 // Default output interval when the scene gives neither output.every nor output.interval [s].
 constexpr double kDefaultOutputInterval = 0.01;
@@ -62,7 +63,41 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   const MapView map(r, f);
   map.allow({"formulation", "scheme", "name", "tolerance", "max_iterations", "anderson", "theta",
              "active_set", "contact_margin", "activation_distance", "position_correction",
-             "position_tolerance"});
+             "position_tolerance", "integrator", "rtol", "atol", "max_step", "jacobian",
+             "sharp_radius"});
+  if (auto v = map.get("formulation")) {
+    s.formulation = one_of(r, *v, "formulation", {"nonsmooth", "compliant"}) == "nonsmooth"
+                        ? Formulation::nonsmooth
+                        : Formulation::compliant;
+  }
+  // Each formulation's own keys (contact_margin is both's).
+  const bool compliant = s.formulation == Formulation::compliant;
+  for (const char* key :
+       {"scheme", "name", "tolerance", "max_iterations", "anderson", "theta", "active_set",
+        "activation_distance", "position_correction", "position_tolerance", "integrator", "rtol",
+        "atol", "max_step", "jacobian"}) {
+    const bool compliant_key = std::string_view(key) == "integrator" ||
+                               std::string_view(key) == "rtol" || std::string_view(key) == "atol" ||
+                               std::string_view(key) == "max_step" ||
+                               std::string_view(key) == "jacobian";
+    if (compliant_key == compliant) continue;
+    if (auto v = map.get(key))
+      r.fail(v->key_loc, fmt::format("solver.{} applies to formulation: {} only", key,
+                                     compliant_key ? "compliant" : "nonsmooth"));
+  }
+  CompliantSettings& c = s.compliant;
+  if (auto v = map.get("integrator")) {
+    const std::string name = one_of(r, *v, "integrator", {"erk", "dirk", "bdf"});
+    c.integrator = name == "erk"    ? Integrator::erk
+                   : name == "dirk" ? Integrator::dirk
+                                    : Integrator::bdf;
+  }
+  if (auto v = map.get("rtol")) c.rtol = positive(r, *v, number(r, *v));
+  if (auto v = map.get("atol")) c.atol = positive(r, *v, number(r, *v));
+  if (auto v = map.get("max_step")) c.max_step = non_negative(r, *v, number(r, *v));
+  if (auto v = map.get("jacobian"))
+    c.analytic_jacobian = one_of(r, *v, "Jacobian", {"analytic", "difference"}) == "analytic";
+  if (auto v = map.get("sharp_radius")) s.sharp_radius = positive(r, *v, number(r, *v));
   if (auto v = map.get("scheme")) {
     s.scheme = one_of(r, *v, "time-stepping scheme", {"midpoint", "moreau_jean"}) == "midpoint"
                    ? TimeScheme::midpoint
@@ -73,16 +108,6 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   if (auto v = map.get("name")) {
     const std::string name = one_of(r, *v, "solver", {"nsgs", "prox", "auto"});
     [[maybe_unused]] const bool known = parse_solver_kind(name, s.kind);  // one of the three
-  }
-  if (auto v = map.get("formulation")) {
-    s.formulation = one_of(r, *v, "formulation", {"nonsmooth", "compliant"}) == "nonsmooth"
-                        ? Formulation::nonsmooth
-                        : Formulation::compliant;
-    // The compliant laws exist (coulomb law, the Python module); their ODE integrator does not yet.
-    if (s.formulation == Formulation::compliant)
-      r.fail(*v,
-             "solver.formulation: 'compliant' (ODE integration of the compliant laws) is not "
-             "available yet; use nonsmooth");
   }
   if (auto v = map.get("tolerance")) s.tolerance = positive(r, *v, number(r, *v));
   if (auto v = map.get("max_iterations")) {
@@ -214,15 +239,32 @@ void read_scene(const Reporter& r, const YAML::Node& root, const std::string& de
   if (bodies.empty()) r.fail(bodies_f, "bodies must list at least one body");
   std::vector<InitialState> init(bodies.size());
   for (std::size_t i = 0; i < bodies.size(); ++i) read_body(r, bodies[i], m, init[i]);
+  if (auto v = top.get("springs")) read_springs(r, *v, m);
   validate_default_contact(r, m);
   check_solver_fits_laws(r, top, m);
+  // A compliant scene runs force laws: a default contact that serves a pair of the bodies'
+  // materials must be written (its default is Signorini); the laws themselves are checked by
+  // require_runnable, at their keys.
+  if (m.solver.formulation == Formulation::compliant && default_contact_serves_a_pair(m) &&
+      !top.get("default_contact")) {
+    const Field formulation = *MapView(r, *top.get("solver")).get("formulation");
+    r.fail(formulation,
+           "solver.formulation: 'compliant' runs force laws, and the default contact (not given: "
+           "Signorini, the nonsmooth law) serves a pair of the bodies' materials; give "
+           "default_contact: {normal: {law: hertz}} (or linear, hunt_crossley, dis_choc, tsuji) "
+           "or a contacts entry for every pair");
+  }
   // Invariants (all checked above already; a failure here is a bug of the loader), and the
-  // compiled model when the nonsmooth formulation runs every law. A scene with laws it does not
-  // run (compliant laws, for `coulomb law` and the Python module) loads uncompiled:
-  // require_runnable says why at the key, and a Simulation would refuse it.
-  const bool runnable = nonsmooth_laws(m.default_contact) &&
-                        std::all_of(m.contacts.begin(), m.contacts.end(),
-                                    [](const ContactSpec& c) { return nonsmooth_laws(c); });
+  // compiled model when the scene's formulation runs every law. A scene with laws it does not
+  // run (compliant laws in a nonsmooth scene, for `coulomb law` and the Python module) loads
+  // uncompiled: require_runnable says why at the key, and a Simulation would refuse it.
+  const bool compliant = m.solver.formulation == Formulation::compliant;
+  auto runs = [compliant](const ContactSpec& c) {
+    return compliant ? compliant_laws(c) : nonsmooth_laws(c);
+  };
+  const bool runnable =
+      (runs(m.default_contact) || (compliant && !default_contact_serves_a_pair(m))) &&
+      std::all_of(m.contacts.begin(), m.contacts.end(), runs);
   try {
     if (runnable)
       m.finalize();
@@ -285,6 +327,24 @@ std::string time_range_error(double end_time, double time_step) {
 void require_runnable(const Scene& scene) {
   const Reporter r(scene.file);
   const Model& m = scene.model;
+  if (m.solver.formulation == Formulation::compliant) {
+    // The force laws of every contacts entry, and of the default contact for every pair of
+    // materials that can meet without an entry, built as the run builds them.
+    const Material none;
+    auto material = [&](int i) -> const Material& {
+      return i < 0 ? none : m.materials[static_cast<std::size_t>(i)];
+    };
+    for (std::size_t i = 0; i < m.contacts.size(); ++i)
+      check_compliant_laws(r, m.contacts[i], fmt::format("contacts[{}]", i),
+                           material(m.contacts[i].material1), material(m.contacts[i].material2));
+    std::set<int> used;
+    for (const Body& b : m.bodies) used.insert(b.material);
+    for (int a : used)
+      for (int b : used)
+        if (b >= a && m.contact_spec_index(a, b) < 0 && materials_can_meet(m, a, b))
+          check_compliant_laws(r, m.default_contact, "default_contact", material(a), material(b));
+    return;
+  }
   for (std::size_t i = 0; i < m.contacts.size(); ++i)
     check_nonsmooth_laws(r, m.contacts[i], fmt::format("contacts[{}]", i));
   check_nonsmooth_laws(r, m.default_contact, "default_contact");

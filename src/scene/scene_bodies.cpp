@@ -19,9 +19,19 @@ namespace {
 
 const std::vector<std::string> kShapeTypes = {"plane",    "sphere",    "box",  "capsule",
                                               "cylinder", "ellipsoid", "cone", "convex"};
-const std::vector<std::string> kBodyKeys = {
-    "name",    "fixed",          "material", "shapes",      "mass",     "density",
-    "inertia", "center_of_mass", "position", "orientation", "velocity", "angular_velocity"};
+const std::vector<std::string> kBodyKeys = {"name",
+                                            "fixed",
+                                            "material",
+                                            "shapes",
+                                            "mass",
+                                            "density",
+                                            "inertia",
+                                            "center_of_mass",
+                                            "position",
+                                            "orientation",
+                                            "velocity",
+                                            "angular_velocity",
+                                            "surface_velocity"};
 
 }  // namespace
 
@@ -243,7 +253,20 @@ void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init) 
     if (ang && init.w_W != Vec3::Zero()) {
       r.fail(*ang, fmt::format("{} is fixed: its angular velocity must be zero", map.path()));
     }
+    // A conveyor: the surface's material moves while the body stays (compliant formulation).
+    if (auto v = map.get("surface_velocity")) {
+      if (m.solver.formulation != Formulation::compliant)
+        r.fail(v->key_loc, fmt::format("{}.surface_velocity: a moving surface is taken by the "
+                                       "compliant formulation only (solver: {{formulation: "
+                                       "compliant}})",
+                                       map.path()));
+      body.surface_velocity = bounded_vec3(r, *v, kMaxSpeed, "m/s");
+    }
   } else {
+    if (auto v = map.get("surface_velocity"))
+      r.fail(v->key_loc, fmt::format("{}.surface_velocity: only a fixed body has a moving surface "
+                                     "(add 'fixed: true')",
+                                     map.path()));
     // Mass: given, or from a density (the body's or its material's) and the shapes.
     if (mass_f && density_f) {
       r.fail(density_f->key_loc,
@@ -303,6 +326,38 @@ void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init) 
     m.shape_body.push_back(static_cast<int>(m.bodies.size()));
   }
   m.bodies.push_back(std::move(body));
+}
+
+void read_springs(const Reporter& r, const Field& f, Model& m) {
+  for (const Field& e : sequence(r, f)) {
+    const MapView map(r, e);
+    map.allow({"body", "point", "anchor", "stiffness", "rest_length"});
+    if (m.solver.formulation != Formulation::compliant)
+      r.fail(e, fmt::format("{}: springs are taken by the compliant formulation only (solver: "
+                            "{{formulation: compliant}})",
+                            e.path));
+    Spring spring;
+    spring.mark = SourceMark{map.loc().line, map.loc().column};
+    const Field body_f = map.require("body");
+    const std::string name = string(r, body_f);
+    spring.body = m.body_index(name);
+    if (spring.body < 0) {
+      std::vector<std::string> names;
+      for (const Body& b : m.bodies) names.push_back(b.name);
+      const std::string best = closest(name, names);
+      r.fail(body_f, fmt::format("{}: unknown body '{}'{}", body_f.path, name,
+                                 best.empty() ? "" : " (did you mean '" + best + "'?)"));
+    }
+    if (m.bodies[static_cast<std::size_t>(spring.body)].fixed)
+      r.fail(body_f,
+             fmt::format("{}: body '{}' is fixed; a spring pulls a free body", body_f.path, name));
+    if (auto v = map.get("point")) spring.point_B = bounded_vec3(r, *v, kMaxPosition, "m");
+    spring.anchor_W = bounded_vec3(r, map.require("anchor"), kMaxPosition, "m");
+    const Field k = map.require("stiffness");
+    spring.stiffness = non_negative(r, k, number(r, k));
+    if (auto v = map.get("rest_length")) spring.rest_length = non_negative(r, *v, number(r, *v));
+    m.springs.push_back(spring);
+  }
 }
 
 }  // namespace coulomb::scene_detail

@@ -3,6 +3,7 @@
 /// Every law of a contact is built once through the law registry, so a bad value is reported at
 /// its key by the law itself.
 
+#include <coulomb/compliant/contact_laws.hpp>
 #include <coulomb/laws/hertz.hpp>
 #include <coulomb/laws/law.hpp>
 #include <coulomb/laws/registry.hpp>
@@ -302,6 +303,27 @@ void check_nonsmooth_laws(const Reporter& r, const ContactSpec& c, const std::st
     if (section == LawSection::rolling_resistance)
       message += "; use rolling: {k: } in the nonsmooth formulation";
     r.fail(at, message);
+  }
+}
+
+bool compliant_laws(const ContactSpec& c) {
+  for (std::size_t i = 0; i < kLawSectionCount; ++i) {
+    const auto section = static_cast<LawSection>(i);
+    const LawSpec* spec = c.law(section);
+    if (spec != nullptr && !formulation_error(section, *spec, kCompliant).empty()) return false;
+  }
+  return true;
+}
+
+void check_compliant_laws(const Reporter& r, const ContactSpec& c, const std::string& path,
+                          const Material& m1, const Material& m2) {
+  try {
+    (void)build_compliant_laws(c, m1, m2);
+  } catch (const LawError& e) {
+    const std::string section = e.key().substr(0, e.key().find('.'));
+    Loc loc = section_loc(c, section);
+    if (e.mark().line > 0) loc = Loc{e.mark().line, e.mark().column};
+    r.fail(loc, fmt::format("{}.{}", path, e.what()));
   }
 }
 

@@ -86,6 +86,7 @@ const std::vector<Case>& validation_cases() {
          [](const CaseContext& c) { return resting("box-stack-10.yaml", c); }},
     };
     for (Case& c : motion_cases()) all.push_back(std::move(c));
+    for (Case& c : compliant_cases()) all.push_back(std::move(c));
     return all;
   }();
   return cases;

@@ -95,4 +95,8 @@ Sim load_edited(const std::string& file, Edit&& edit) {
 /// stage, orders of convergence.
 [[nodiscard]] std::vector<Case> motion_cases();
 
+/// The compliant formulation's cases (cases_compliant.cpp): impacts, Contensou patches against an
+/// independent ODE, stick–slip, agreement with the nonsmooth closed forms.
+[[nodiscard]] std::vector<Case> compliant_cases();
+
 }  // namespace coulomb::validate

@@ -67,9 +67,116 @@ Simulation::Simulation(Model model, State state)
     : model_(std::move(model)), state_(std::move(state)) {
   model_.finalize();
   prepare(model_, ws_);
+  if (model_.solver.formulation == Formulation::compliant) {
+    compliant_ = std::make_unique<CompliantEngine>(model_);
+    compliant_->sample(state_);
+    compliant_results();
+  }
+}
+
+Simulation::~Simulation() = default;
+
+// The engine refers to the model: a moved simulation builds its own from its (moved) model; the
+// integrator then restarts from the state, as after set_state.
+Simulation::Simulation(Simulation&& o) noexcept
+    : model_(std::move(o.model_)),
+      state_(std::move(o.state_)),
+      ws_(std::move(o.ws_)),
+      steps_(o.steps_),
+      solver_(std::move(o.solver_)),
+      stages_(o.stages_),
+      finite_(o.finite_),
+      non_finite_(std::move(o.non_finite_)) {
+  if (o.compliant_) compliant_ = std::make_unique<CompliantEngine>(model_);
+  o.compliant_.reset();
+}
+
+Simulation& Simulation::operator=(Simulation&& o) noexcept {
+  if (this == &o) return *this;
+  model_ = std::move(o.model_);
+  state_ = std::move(o.state_);
+  ws_ = std::move(o.ws_);
+  steps_ = o.steps_;
+  solver_ = std::move(o.solver_);
+  stages_ = o.stages_;
+  finite_ = o.finite_;
+  non_finite_ = std::move(o.non_finite_);
+  compliant_.reset();
+  if (o.compliant_) compliant_ = std::make_unique<CompliantEngine>(model_);
+  o.compliant_.reset();
+  return *this;
+}
+
+// The contacts of the compliant engine's last state as the workspace's outputs (contacts.csv,
+// the replay, Python): points, forces and moments of 1 on 2, end velocities, statuses.
+void Simulation::compliant_results() {
+  const std::vector<CompliantContactResult>& contacts = compliant_->contacts();
+  const std::size_t n = contacts.size();
+  ContactPoints& points = ws_.contact_points;
+  StepResults& out = ws_.step_results;
+  points.points.resize(n);
+  out.impulse.resize(n);
+  out.moment.resize(n);
+  out.u_end.resize(n);
+  out.w_rel_end.resize(n);
+  out.status.resize(n);
+  out.forces = true;
+  int active = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const CompliantContactResult& c = contacts[k];
+    points.points[k] = c.point;
+    out.impulse[k] = c.w.head<3>();
+    out.moment[k] = c.w.tail<3>();
+    out.u_end[k] = c.u.head<3>();
+    out.w_rel_end[k] = c.u(3) * c.point.n_W + c.u(4) * c.point.t1_W + c.u(5) * c.point.t2_W;
+    out.status[k] = c.status;
+    if (c.w(0) > 0.0) ++active;
+  }
+  ws_.report.contact_points = static_cast<int>(n);
+  ws_.report.active_contacts = active;
+  ws_.report.integrator = compliant_->statistics();
+}
+
+const StepReport& Simulation::step_compliant() {
+  if (&compliant_->model() != &model_) compliant_ = std::make_unique<CompliantEngine>(model_);
+  // The end of the step by the compensated sum of the steps (as the nonsmooth integrate stage).
+  const double increment = model_.time_step - state_.time_carry;
+  const double t_end = state_.time + increment;
+  const double carry = (t_end - state_.time) - increment;
+  const bool ok = compliant_->advance(state_, t_end);
+  state_.time_carry = ok ? carry : 0.0;
+  ++state_.step;
+  ++ws_.profile.steps;
+  compliant_results();
+  StepReport& r = ws_.report;
+  r.solver = SolverResult{};
+  r.activated = 0;  // the stage activate is the nonsmooth step's
+  r.finite = ok;
+  r.non_finite_body = -1;
+  r.non_finite_quantity = StateQuantity::none;
+  for (std::size_t b = 0; b < state_.x_WC.size() && r.finite; ++b) {
+    const StateQuantity bad = !state_.x_WC[b].allFinite()            ? StateQuantity::position
+                              : !state_.q_WB[b].coeffs().allFinite() ? StateQuantity::orientation
+                              : !state_.v_WC[b].allFinite()          ? StateQuantity::velocity
+                              : !state_.w_W[b].allFinite() ? StateQuantity::angular_velocity
+                                                           : StateQuantity::none;
+    if (bad != StateQuantity::none) {
+      r.finite = false;
+      r.non_finite_body = static_cast<int>(b);
+      r.non_finite_quantity = bad;
+    }
+  }
+  ++steps_;
+  stages_.add(r, state_.time);
+  if (!r.finite && finite_) {
+    finite_ = false;
+    non_finite_ = !ok ? compliant_->error() : non_finite_message(model_, state_, r);
+  }
+  return r;
 }
 
 const StepReport& Simulation::step() {
+  if (compliant_) return step_compliant();
   const StepReport& r = coulomb::step(model_, state_, ws_);
   ++steps_;
   if (r.active_contacts > 0) solver_.add(r.solver, state_.time);

@@ -171,6 +171,7 @@ Energy energy(const Model& model, const State& state) {
         0.5 * body.mass * state.v_WC[b].squaredNorm() + 0.5 * omega_B.dot(body.inertia_B * omega_B);
     e.potential -= body.mass * model.gravity.dot(state.x_WC[b]);
   }
+  e.elastic = state.compliant.elastic;
   return e;
 }
 

@@ -102,4 +102,31 @@ grep -q "^coulomb: warning: 190 pairs of bodies overlap at the start, the deepes
 grep -q "^coulomb: warning: 20 bodies start piled at one spot ('s1', 's2', 's3', ...): 190 pairs" pile.err ||
   fail "pile: unexpected second line: $(tail -1 pile.err)"
 
+# The compliant formulation: the same files, the integrator's counts in solver.csv and
+# summary.json, its line in the summary, exit status 0.
+"$coulomb" run "$3/scenes/validation/hertz-impact.yaml" --out compliant | grep -q "^integrator: erk," \
+  || fail "compliant run: no integrator line"
+for f in trajectory.csv contacts.csv energy.csv solver.csv summary.json; do
+  [[ -s compliant/$f ]] || fail "compliant run did not write $f"
+done
+head -1 compliant/solver.csv | grep -q '^time,steps,rejected_steps,rhs_evaluations,' \
+  || fail "compliant solver.csv: $(head -1 compliant/solver.csv)"
+grep -q '"integrator"' compliant/summary.json || fail "compliant summary.json lacks integrator"
+# Checkpoints are the nonsmooth formulation's: a compliant run refuses --checkpoint-every and
+# --restart with one line naming the option, exit status 2, before any file (the checkpoint given
+# to --restart is not even read: it does not exist here).
+for option in "--checkpoint-every 1e-5" "--restart compliant-cp/checkpoint.bin"; do
+  set +e
+  # shellcheck disable=SC2086 # the option and its value, two words
+  "$coulomb" run "$3/scenes/validation/hertz-impact.yaml" --out compliant-cp $option \
+    2> compliant-cp.err; status=$?
+  set -e
+  [[ $status == 2 ]] || fail "compliant $option: exit status $status"
+  [[ $(wc -l < compliant-cp.err) == 1 ]] || fail "compliant $option: $(cat compliant-cp.err)"
+  grep -q "^error: ${option%% *}: checkpoints and restarts are for the nonsmooth formulation only; " \
+    compliant-cp.err || fail "compliant $option: $(cat compliant-cp.err)"
+  [[ ! -e compliant-cp ]] || fail "compliant $option: output folder created"
+  ! compgen -G 'compliant-cp.partial-*' > /dev/null || fail "compliant $option: working folder left"
+done
+
 echo "cli: all checks passed"

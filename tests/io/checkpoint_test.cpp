@@ -447,6 +447,58 @@ TEST(Restart, RefusesAnotherSceneAnEndBeforeItAndFilesThatChanged) {
   EXPECT_NE(message(kScene).find("energy.csv: missing"), std::string::npos) << message(kScene);
 }
 
+// The compliant formulation refuses checkpoints and restarts (a checkpoint does not hold its
+// stick anchors and integrator history): one line naming the option, std::invalid_argument (exit
+// status 2 in `coulomb run`), before the checkpoint is read and before any folder is made.
+TEST(Restart, CompliantFormulationRefusesCheckpointsAndRestartsNamingTheOption) {
+  constexpr const char* kCompliant = R"(
+name: compliant-ball
+time: {end: 0.01, step: 1.0e-3}
+solver: {formulation: compliant, integrator: erk}
+materials:
+  - {name: steel, young_modulus: 2.0e11, poisson_ratio: 0.3, density: 7800}
+contacts:
+  - between: [steel, steel]
+    normal: {law: hertz}
+bodies:
+  - {name: ground, fixed: true, material: steel, shapes: [{type: plane, normal: [0, 0, 1], offset: 0.0}]}
+  - {name: ball, material: steel, shapes: [{type: sphere, radius: 0.01}], position: [0, 0, 0.0101]}
+)";
+  const fs::path out = fresh_dir("compliant-out");
+  const fs::path missing = fresh_dir("compliant-missing") / kCheckpointFileName;
+  auto message = [&](double every, const std::string& restart) {
+    Scene scene = load_scene_text(kCompliant, "compliant-ball.yaml");
+    RunOptions options;
+    options.output_directory = out.string();
+    options.scene_hash = scene_hash(scene.source, scene.model);
+    options.checkpoint_every = every;
+    options.restart = restart;
+    try {
+      (void)coulomb::run(scene.model, scene.state, options);
+    } catch (const std::invalid_argument& e) {
+      EXPECT_FALSE(fs::exists(out));
+      for (const auto& entry : fs::directory_iterator(out.parent_path()))
+        EXPECT_EQ(entry.path().filename().string().rfind("compliant-out.", 0), std::string::npos)
+            << entry.path();
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string why =
+      ": checkpoints and restarts are for the nonsmooth formulation only; this scene's "
+      "solver.formulation is compliant, whose stick anchors and integrator history (it steps "
+      "across the samples without restarting) a checkpoint does not hold, so a restart could not "
+      "continue the run bit-identically";
+  EXPECT_EQ(message(1e-3, ""), "--checkpoint-every" + why);
+  // The checkpoint is not read (it does not exist): the formulation is refused first.
+  EXPECT_EQ(message(0.0, missing.string()), "--restart" + why);
+  EXPECT_EQ(message(1e-3, missing.string()), "--checkpoint-every/--restart" + why);
+  EXPECT_EQ(message(1e-3, "").find('\n'), std::string::npos);
+  // Without either, the same scene runs and writes its files.
+  EXPECT_EQ(message(0.0, ""), "no error");
+  EXPECT_TRUE(fs::exists(out / "summary.json"));
+}
+
 // The step needs nothing but the State: for every built-in scene, stepping on from a state that
 // went through a checkpoint file, in a new Simulation (a fresh workspace), gives the state of
 // stepping on without stopping, bit for bit.

@@ -244,6 +244,69 @@ TEST(ContensouLaw, DerivativesMatchFiniteDifferences) {
 
 // Dissipated power: friction + pivoting = μN s (F|v| + a m|ω|) ≥ 0 and each ≥ 0 without
 // distortion; with distortion the sum stays ≥ 0 (it is μN s ∬σ|u| with σ ≥ 0) and rolling ≥ 0.
+// The elliptic Hertz patch (Hertz radius, NormalGeometry::elliptic()): the integral model over the
+// ellipse for exact and quadrature. Rotating the slip and the ellipse together rotates the force
+// and keeps the moment; a nearly circular ellipse gives the circle's closed form; the ellipse
+// follows Hertz theory (A B = a_f b_f δ, δ from N); the derivatives match central differences
+// (they are central differences of the quadrature: 1e-4, as for the distortion).
+TEST(ContensouLaw, EllipticHertzPatch) {
+  const Material steel{"steel", 2e11, 0.3, 7800};
+  const ContensouFrictionLaw exact(spec("exact", "hertz"), 0.3, steel, steel, nullptr);
+  const ContensouFrictionLaw pade(spec("pade22", "hertz"), 0.3, steel, steel, nullptr);
+  // A surface with principal radii 0.05 and 0.01 m on a plane.
+  const HertzEllipse h = hertz_ellipse({0.05, 0.01, Vec3::UnitX()}, {});
+  NormalGeometry g{h.radius, h.a_factor, h.b_factor, Vec2(std::cos(0.5), std::sin(0.5))};
+  ASSERT_TRUE(g.elliptic());
+  const double N = 50.0;
+  // Semi-axes from Hertz theory.
+  const Vec2 ab = exact.patch_semi_axes(N, g);
+  const double e_star = effective_modulus(steel, steel);
+  const double delta = std::pow(3.0 * N / (4.0 * e_star * std::sqrt(h.radius)), 2.0 / 3.0);
+  EXPECT_NEAR(ab.x(), h.a_factor * std::sqrt(delta), 1e-15);
+  EXPECT_NEAR(ab.y(), h.b_factor * std::sqrt(delta), 1e-15);
+  EXPECT_NEAR(exact.patch_radius(N, g), std::sqrt(ab.x() * ab.y()), 1e-15);
+  // Rotation covariance.
+  const Vec2 v(0.02, -0.01);
+  const double w = 30.0;
+  const PatchResult r = exact.evaluate({v, w, Vec2::Zero(), N}, g);
+  const double c = std::cos(0.8), sn = std::sin(0.8);
+  Mat2 rot;
+  rot << c, -sn, sn, c;
+  NormalGeometry turned = g;
+  turned.major = rot * g.major;
+  const PatchResult q = exact.evaluate({rot * v, w, Vec2::Zero(), N}, turned);
+  EXPECT_NEAR((q.force - rot * r.force).norm(), 0.0, 1e-12 * r.force.norm());
+  EXPECT_NEAR(q.moment, r.moment, 1e-12 * std::abs(r.moment));
+  // Elongation matters: the exact model on the ellipse differs from its equal-area circle, which
+  // the approximants take.
+  NormalGeometry circle = g;
+  circle.a_factor = circle.b_factor = 0.0;
+  const double a = std::sqrt(ab.x() * ab.y());
+  const ContensouFrictionLaw exact_circle(spec("exact", "hertz", {{"radius", a}}), 0.3, steel,
+                                          steel, nullptr);
+  const PatchResult rc = exact_circle.evaluate({v, w, Vec2::Zero(), N}, circle);
+  EXPECT_GT(std::abs(r.moment - rc.moment), 1e-3 * std::abs(rc.moment));
+  const PatchResult rp = pade.evaluate({v, w, Vec2::Zero(), N}, g);
+  EXPECT_NEAR(rp.patch_radius, a, 1e-15);
+  // Nearly circular: the ellipse's quadrature meets the circle's closed form.
+  NormalGeometry round = g;
+  round.radius = 0.02;
+  round.a_factor = std::sqrt(0.02) * (1.0 + 1e-9);
+  round.b_factor = std::sqrt(0.02) * (1.0 - 1e-9);
+  ASSERT_TRUE(round.elliptic());
+  NormalGeometry round_circle{0.02};
+  const PatchResult e1 = exact.evaluate({v, w, Vec2::Zero(), N}, round);
+  const PatchResult e2 = exact.evaluate({v, w, Vec2::Zero(), N}, round_circle);
+  EXPECT_NEAR((e1.force - e2.force).norm(), 0.0, 1e-8 * e2.force.norm());
+  EXPECT_NEAR(e1.moment, e2.moment, 1e-8 * std::abs(e2.moment));
+  // Derivatives.
+  Vec6 x;
+  x << 0.02, -0.01, 30.0, 0.0, 0.0, N;
+  Vec6 scale;
+  scale << 0.02, 0.02, 30.0, 1.0, 1.0, N;
+  expect_jacobian(exact, x, g, scale, 1e-4, "ellipse");
+}
+
 TEST(ContensouLaw, DissipatedPowerIsNonNegative) {
   const LawSpec rr{"rolling_resistance", {{"kappa", 1.0}}, {}, {}};
   for (const std::string& model : kModels) {

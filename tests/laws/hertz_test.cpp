@@ -64,6 +64,21 @@ TEST(Hertz, EllipticContactMatchesHamrockBrewe) {
   }
 }
 
+TEST(Hertz, EccentricitySolvesJohnsonToRoundOffOverTheWholeRange) {
+  // The secant in (log k', log g) converges from the fit's estimate for every ratio B/A, from
+  // nearly circular to very elongated: Johnson (4.39) holds to 1e-12 relative (1e-9 beyond
+  // B/A = 1e3, where e → 1 and std::comp_ellint_1/2 lose digits: docs/contensou.md).
+  for (double ratio : {1.0 + 1e-12, 1.0 + 1e-6, 1.001, 1.3, 2.0, 7.0, 50.0, 1e3, 1e5}) {
+    const double e = hertz_eccentricity(ratio);
+    const double kp = std::sqrt((1.0 - e) * (1.0 + e));
+    const double kk = std::comp_ellint_1(e), ee = std::comp_ellint_2(e);
+    const double g = (ee / (kp * kp) - kk) / (kk - ee);
+    EXPECT_NEAR(g, ratio, (ratio > 1e3 ? 1e-9 : 1e-12) * ratio + (ratio < 1.001 ? 1e-9 : 0.0))
+        << ratio;
+  }
+  EXPECT_EQ(hertz_eccentricity(1.0), 0.0);
+}
+
 TEST(Hertz, EllipseReducesToCircleAndRespectsPrincipalAngles) {
   // Equal curvatures: e = 0 and the circle a = b = √(R δ).
   const HertzEllipse c = hertz_ellipse({0.02, 0.02, Vec3::UnitX()}, {0.02, 0.02, Vec3::UnitY()});

@@ -67,11 +67,11 @@ TEST(Law, ErrorsNameTheKeyTheRangeAndTheMark) {
             "normal.law: must be one of signorini|linear|hertz|hunt_crossley|dis_choc|tsuji, got "
             "'spring'");
   EXPECT_EQ(key, "normal.law");
-  EXPECT_EQ(
-      message_of([] {
-        (void)make_friction_law({"coulomb", {{"mu", 0.1}, {"muu", 1}}, {}, {}});
-      }),
-      "friction.muu: not a parameter of law 'coulomb' (its keys: mu, mu_s, mu_k, mu_t1, mu_t2)");
+  EXPECT_EQ(message_of([] {
+              (void)make_friction_law({"coulomb", {{"mu", 0.1}, {"muu", 1}}, {}, {}});
+            }),
+            "friction.muu: not a parameter of law 'coulomb' (its keys: mu, mu_s, mu_k, mu_t1, "
+            "mu_t2, regularization)");
   EXPECT_NE(message_of([] {
               (void)make_friction_law({"viscous", {}, {}, {}});
             }).find("friction.damping: required"),

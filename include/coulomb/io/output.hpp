@@ -22,7 +22,7 @@ inline constexpr const char* kContactsHeader =
     "time,body1,body2,px,py,pz,nx,ny,nz,gap,fn,ft1,ft2,mn,mt1,mt2,vn,vt1,vt2,spin,roll1,roll2,"
     "state";
 inline constexpr const char* kEnergyHeader =
-    "time,kinetic,potential,dissipated,total,normal,friction,rolling,pivoting,correction";
+    "time,kinetic,potential,elastic,dissipated,total,normal,friction,rolling,pivoting,correction";
 /// solver.csv with one row per output time (SolverRows::per_output, the default): aggregates over
 /// the steps since the last row (docs/outputs.md).
 inline constexpr const char* kSolverHeader =
@@ -31,6 +31,12 @@ inline constexpr const char* kSolverHeader =
 /// solver.csv with one row per step (SolverRows::every_step).
 inline constexpr const char* kSolverStepHeader =
     "time,points,active,iterations,error,status,method,local_failures,fell_back";
+/// solver.csv of the compliant formulation: the integrator's counts since the last row (one row
+/// per output time, or per step with SolverRows::every_step), its last step, and the most points
+/// and closed contacts of the steps covered (docs/outputs.md).
+inline constexpr const char* kIntegratorHeader =
+    "time,steps,rejected_steps,rhs_evaluations,jacobian_evaluations,newton_iterations,"
+    "newton_failures,root_stops,restarts,step_size,max_points,max_active";
 
 /// Name of a contact status in contacts.csv.
 [[nodiscard]] const char* status_name(ContactStatus s);
@@ -175,6 +181,8 @@ class OutputWriter {
 
  private:
   void write_solver_interval(const State& state);
+  // A compliant solver.csv row: the integrator's counts since `integrator_last_`.
+  void write_integrator_row(const State& state, const IntegratorStatistics& now);
 
   std::string directory_;
   std::string label_;
@@ -182,6 +190,10 @@ class OutputWriter {
   std::vector<std::unique_ptr<RowFile>> files_;  ///< trajectory, contacts, energy, solver
   std::string summary_path_;
   SolverInterval interval_;
+  bool compliant_ = false;                ///< the compliant formulation's solver.csv
+  bool integrator_started_ = false;       ///< integrator_last_ holds the counts of the last row
+  IntegratorStatistics integrator_last_;  ///< the integrator's counts at the last row
+  IntegratorStatistics integrator_now_;   ///< ... and at the last step taken
   std::string scratch_;
   double last_flush_ = 0.0;  ///< steady clock [s]
   std::int64_t flushes_ = 0;

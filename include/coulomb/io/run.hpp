@@ -38,7 +38,9 @@ struct RunOptions {
   /// is written into the output folder as `checkpoint.bin` after every step whose step count is a
   /// multiple of round(checkpoint_every / time_step) (at least 1), when a stop request ends the
   /// run, and at its end. Needs `output_directory`; must be finite and >= 0
-  /// (std::invalid_argument otherwise).
+  /// (std::invalid_argument otherwise). The nonsmooth formulation only: in the compliant
+  /// formulation a checkpoint_every > 0 or a restart throws std::invalid_argument before anything
+  /// is read or written (a checkpoint does not hold its stick anchors and integrator history).
   double checkpoint_every = 0.0;
   /// A checkpoint file to continue from (empty: start from the simulation's state). The run takes
   /// the checkpoint's state, statistics and bookkeeping, and starts its files with those of the

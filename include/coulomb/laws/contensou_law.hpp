@@ -33,6 +33,17 @@
 /// young_modulus and poisson_ratio. A flat contact (R* = ∞) has no Hertz patch: the law then takes
 /// the point-contact limit a → 0 (plain Coulomb force, M_n = 0).
 ///
+/// Elliptic patch (NormalGeometry::elliptic(): the two surfaces' principal curvatures differ; Hertz
+/// radius only): the contact ellipse of Hertz theory, semi-axes A = a_factor √δ ≥ B = b_factor √δ
+/// with δ = (3 N/(4 E* √R*))^{2/3}, major axis along NormalGeometry::major, Hertz pressure
+/// 3/(2π A B) √(1 − x²/A² − y²/B²). `exact` and `quadrature` integrate the integral model over the
+/// ellipse (contensou::Quadrature on semi-axes (A, B) in the ellipse's frame; derivatives in
+/// (v_t, ω_n) by central differences of the quadrature, step 1e-5 ρ, ~1e-7 relative); the
+/// approximants (their constants are those of a circle) and the rolling resistance take the circle
+/// of the same area, a = √(A B). The ellipse keeps its shape as N changes (both axes ∝ N^{1/3}), so
+/// the homogeneity argument of ∂/∂N holds with a = √(A B); the regularisation uses ρ with that a.
+/// (The nonsmooth formulation's set takes the circle of the same area: docs/nonsmooth.md.)
+///
 /// Regularisation (explicit, documented): the Coulomb–Contensou law is set-valued at v_t = ω_n = 0.
 /// The compliant law scales force and moment by s = min(1, ρ/v_r) (linear-saturated, as the
 /// regularised Coulomb law): exact for ρ ≥ v_r, zero at rest, Lipschitz. The rolling part uses
@@ -117,6 +128,9 @@ class ContensouFrictionLaw final : public ContensouLaw {
   /// and the exact limit set of the pressure. Setup-time helpers (they do not allocate).
   [[nodiscard]] ContensouEllipsoid ellipsoid(double normal_force,
                                              const NormalGeometry& geometry) const;
+  /// The Hertz contact ellipse's semi-axes (A ≥ B) [m] for normal force N [N] when the patch is
+  /// elliptic (geometry.elliptic(), no given radius); (a, a) otherwise (a = patch_radius).
+  [[nodiscard]] Vec2 patch_semi_axes(double normal_force, const NormalGeometry& geometry) const;
   [[nodiscard]] ContensouLimitSet limit_set(double normal_force,
                                             const NormalGeometry& geometry) const;
 

@@ -17,8 +17,12 @@
 /// contact slid at the previous step (memory.sticking == false and previous_slip ≠ 0), and μ_s
 /// otherwise (it stuck, or it is new). So a block at rest on an incline stays iff tan α ≤ μ_s, and
 /// once sliding it decelerates with μ_k until it sticks.
-/// Compliant use: evaluate() gives the slip branch −μ_k N v̂ (zero force and Jacobian at v_t = 0,
-/// where the law is set-valued: use a regularized law in the compliant formulation).
+/// Compliant use (the compliant formulation): evaluate() gives the slip branch scaled by the
+/// explicit regularisation s = min(1, ‖v_t‖/v_r) (key `regularization`, compliant only, default
+/// 1e-4 m/s, the same form as the Contensou law's): F_t = −s μ_k N v̂, or −s N D²v/‖Dv‖
+/// anisotropic; below v_r it is a viscous law. It has no stick branch, so the compliant
+/// formulation rejects μ_s ≠ μ_k (static_coefficient_differs(); stribeck or elastic_stick model a
+/// static coefficient there).
 /// Dissipated power −F_t·v_t = μ N ‖v_t‖ (isotropic), N ‖D v_t‖ (anisotropic).
 /// Scene keys: `friction: {law: coulomb, mu}` (both coefficients) or `{mu_s, mu_k}`, or
 /// `{mu_t1, mu_t2}` (anisotropic; no static/kinetic distinction).
@@ -42,9 +46,13 @@ class CoulombLaw final : public FrictionLaw {
   [[nodiscard]] double mu_s() const { return mu_s_; }
   [[nodiscard]] double mu_k() const { return mu_k_; }
   [[nodiscard]] bool anisotropic() const { return anisotropic_; }
+  /// μ_s ≠ μ_k: a static coefficient, which the compliant form cannot honour.
+  [[nodiscard]] bool static_coefficient_differs() const { return mu_s_ != mu_k_; }
+  [[nodiscard]] double regularization() const { return v_r_; }  ///< v_r [m/s]
 
  private:
   double mu_s_ = 0.0, mu_k_ = 0.0;
+  double v_r_ = 1e-4;  ///< [m/s]
   Vec2 mu_aniso_ = Vec2::Zero();
   bool anisotropic_ = false;
 };

@@ -13,6 +13,13 @@
 /// The returned memory is the state to commit at the end of the step (code_aster's explicit
 /// update).
 ///
+/// Continuous time (the compliant formulation, docs/compliant.md): with `input.hold_branch` the
+/// branch of `memory.sticking` is kept whatever the cap and the threshold say, and the
+/// integrator switches it where switching_function() crosses zero: stick → slip where
+/// ‖F_stick‖ reaches μ_s N, slip → stick where ‖v_t‖ falls to ε. At a stick entry the anchor
+/// force is the slip force plus C_t v_t, so that the force is continuous (code_aster's explicit
+/// step sets F0 = F_slip: the two differ by C_t ε).
+///
 /// | symbol | meaning                                    | unit  | range | default | code_aster   |
 /// |--------|--------------------------------------------|-------|-------|---------|--------------|
 /// | K_t    | tangential stiffness                       | N/m   | ≥ 0   | 0       | RIGI_TAN     |
@@ -48,6 +55,16 @@ class ElasticStickLaw final : public FrictionLaw {
   }
   [[nodiscard]] TangentialResult evaluate(const TangentialInput& input,
                                           const FrictionMemory& memory) const override;
+  [[nodiscard]] bool has_stick_branch() const override { return true; }
+  [[nodiscard]] double switching_function(const TangentialInput& input,
+                                          const FrictionMemory& memory) const override;
+  /// The stick force F0 − K_t (x_t − x0) − C_t v_t [N] and its spring part F0 − K_t (x_t − x0).
+  [[nodiscard]] Vec2 stick_force(const TangentialInput& input, const FrictionMemory& memory) const;
+  [[nodiscard]] double stiffness() const { return k_t_; }  ///< K_t [N/m]
+  [[nodiscard]] double damping() const { return c_t_; }    ///< C_t [N s/m]
+  [[nodiscard]] double mu_s() const { return mu_s_; }
+  [[nodiscard]] double mu_k() const { return mu_k_; }
+  [[nodiscard]] double threshold() const { return threshold_; }  ///< ε [m/s]
 
  private:
   double k_t_ = 0.0, c_t_ = 0.0;

@@ -85,6 +85,14 @@ struct NormalGeometry {
   /// Equivalent radius R* [m] such that a Hertz contact gives N = (4/3) E* √R* δ^{3/2}; for two
   /// spheres 1/R* = 1/R1 + 1/R2; for unequal principal curvatures see hertz_ellipse(). +inf: flat.
   double radius = kInf;
+  /// The elliptic Hertz contact (hertz_ellipse), when the principal curvatures differ: semi-axes
+  /// a ≥ b of the contact ellipse per √δ [√m] (0: a circle of radius √(R* δ)) and the direction
+  /// of the major axis on (t1, t2). The Contensou law integrates over that ellipse.
+  double a_factor = 0.0;
+  double b_factor = 0.0;
+  Vec2 major = Vec2::UnitX();
+  /// True when the contact is an ellipse (b < a).
+  [[nodiscard]] bool elliptic() const { return b_factor > 0.0 && b_factor < a_factor; }
 };
 
 /// Normal force of a compliant law and its derivatives.
@@ -131,6 +139,10 @@ struct TangentialInput {
   double normal_force = 0.0;         ///< N ≥ 0 [N]
   Vec2 displacement = Vec2::Zero();  ///< x_t: accumulated tangential relative displacement [m]
                                      ///< (used by elastic stick only)
+  /// Keep the branch `memory.sticking` says whatever the cap and the threshold say (laws with a
+  /// stick branch only): the compliant formulation holds a branch between two events and switches
+  /// where switching_function() changes sign, located by root finding (docs/compliant.md).
+  bool hold_branch = false;
 };
 
 /// Friction force of a compliant law, its derivatives and the updated memory.
@@ -158,6 +170,19 @@ class FrictionLaw {
   /// F_t as a function of slip, normal force and memory.
   [[nodiscard]] virtual TangentialResult evaluate(const TangentialInput& input,
                                                   const FrictionMemory& memory) const = 0;
+  /// True for a law with a stick branch and an anchor in its memory (elastic stick): its force
+  /// depends on `memory.sticking`, which the compliant formulation switches at events.
+  [[nodiscard]] virtual bool has_stick_branch() const { return false; }
+  /// The switching function of the branch in `memory.sticking`, > 0 while the branch holds and
+  /// changing sign where it ends: sticking, (μ_s N)² − ‖F_stick‖² [N²] (the cap); slipping,
+  /// ‖v_t‖² − ε² [m²/s²] (the contact slows down below the stick threshold). 1 for laws without
+  /// a stick branch.
+  [[nodiscard]] virtual double switching_function(const TangentialInput& input,
+                                                  const FrictionMemory& memory) const {
+    (void)input;
+    (void)memory;
+    return 1.0;
+  }
   /// The single kinetic coefficient μ of an isotropic law with a finite one (the cone after a
   /// slip: coulomb μ_k, regularized μ, stribeck μ_k, elastic_stick μ_k), else NaN (viscous,
   /// anisotropic Coulomb). The soft finger (h = μ r_t) and the Contensou laws take it.

@@ -38,4 +38,18 @@ struct NonsmoothLaws {
 /// formulation).
 [[nodiscard]] NonsmoothLaws resolve_nonsmooth_laws(const ContactSpec& spec, const Model& model);
 
+/// Checks that the compliant formulation runs every law of a contact spec (the registry's
+/// formulations, coulomb::formulation_error); throws std::invalid_argument naming the material
+/// pair otherwise (e.g. Signorini in the compliant formulation). The force laws themselves are
+/// built by the compliant module (coulomb/compliant/contact_laws.hpp).
+void check_compliant_laws(const ContactSpec& spec, const Model& model);
+
+/// True when two distinct bodies of materials a and b (−1: the default material), one of them
+/// free, exist: the only pairs of materials whose laws a run can meet.
+[[nodiscard]] bool materials_can_meet(const Model& model, int a, int b);
+
+/// True when some pair of materials that can meet (materials_can_meet) has no `contacts` entry,
+/// so that Model::default_contact serves it.
+[[nodiscard]] bool default_contact_serves_a_pair(const Model& model);
+
 }  // namespace coulomb

@@ -56,9 +56,24 @@ struct Body {
   Mat3 inertia_B = Mat3::Zero();  ///< inertia about the centre of mass, axes of B [kg m²]
   int first_shape = 0;  ///< shapes [first_shape, first_shape + shape_count) of Model::shapes
   int shape_count = 0;
+  /// Fixed bodies only: the velocity of the material of the body's surface, world [m/s] (a
+  /// conveyor belt: contacts see it move while its shapes stay in place). Compliant formulation.
+  Vec3 surface_velocity = Vec3::Zero();
   SourceMark mark;
 
   [[nodiscard]] double inv_mass() const { return fixed ? 0.0 : 1.0 / mass; }
+};
+
+/// A linear spring from a point of a body to a fixed point of the world (scene key `springs`;
+/// compliant formulation): force −k (ℓ − ℓ0) d/ℓ on the body's point, d = point − anchor,
+/// ℓ = |d|; it stores ½ k (ℓ − ℓ0)².
+struct Spring {
+  int body = -1;                 ///< the body it pulls
+  Vec3 point_B = Vec3::Zero();   ///< its point on the body, body frame [m]
+  Vec3 anchor_W = Vec3::Zero();  ///< the fixed end, world [m]
+  double stiffness = 0.0;        ///< k [N/m]
+  double rest_length = 0.0;      ///< ℓ0 [m]
+  SourceMark mark;
 };
 
 /// Time-stepping scheme of the nonsmooth formulation (scene key `solver.scheme`; equations in
@@ -78,8 +93,8 @@ enum class TimeScheme : std::uint8_t {
 
 /// How the contacts are integrated (scene key `solver.formulation`).
 enum class Formulation : std::uint8_t {
-  nonsmooth,  ///< time stepping with set-valued laws (the only one the step runs)
-  compliant,  ///< ODE integration of force laws (the scene loader rejects it: not available yet)
+  nonsmooth,  ///< time stepping with set-valued laws (the step pipeline, docs/nonsmooth.md)
+  compliant,  ///< ODE integration of force laws with error control (docs/compliant.md)
 };
 /// "nonsmooth" or "compliant" (the registry's names, coulomb::formulation_name).
 [[nodiscard]] const char* to_string(Formulation formulation);
@@ -95,7 +110,35 @@ enum class ActiveSetRule : std::uint8_t {
 /// "predicted" or "siconos".
 [[nodiscard]] const char* to_string(ActiveSetRule rule);
 
-/// Solver settings of the nonsmooth formulation (scene key `solver`).
+/// Integrator of the compliant formulation (scene key `solver.integrator`; docs/compliant.md).
+enum class Integrator : std::uint8_t {
+  /// ARKODE ERKStep: explicit adaptive Runge–Kutta (Dormand–Prince 5(4)); non-stiff scenes
+  /// (impacts, free flight, friction with a wide regularisation). Default.
+  erk,
+  /// ARKODE ARKStep: diagonally implicit Runge–Kutta (ARKODE's default 4th-order DIRK),
+  /// Newton with the dense Jacobian.
+  dirk,
+  /// CVODE: variable-order BDF (orders 1–5), Newton with the dense Jacobian; stiff contact
+  /// (resting contacts, sticking regularised friction).
+  bdf,
+};
+/// "erk", "dirk" or "bdf" (the scene's names).
+[[nodiscard]] const char* to_string(Integrator integrator);
+
+/// Settings of the compliant formulation (scene keys `solver.integrator`, `rtol`, `atol`,
+/// `max_step`, `jacobian`; docs/compliant.md).
+struct CompliantSettings {
+  Integrator integrator = Integrator::erk;
+  double rtol = 1e-8;     ///< relative tolerance of the local error [-]
+  double atol = 1e-10;    ///< absolute tolerance of every state component (SI units)
+  double max_step = 0.0;  ///< largest integrator step [s]; 0: no bound
+  /// Newton's Jacobian (implicit integrators): the analytic one of the laws' derivatives (true),
+  /// or SUNDIALS' difference quotients (false; `jacobian: difference`).
+  bool analytic_jacobian = true;
+};
+
+/// Solver settings (scene key `solver`): the formulation, the nonsmooth formulation's scheme and
+/// contact solver, and the compliant formulation's integrator (`compliant`).
 struct SolverSettings {
   TimeScheme scheme = TimeScheme::midpoint;          ///< time-stepping scheme
   Formulation formulation = Formulation::nonsmooth;  ///< how contacts are integrated
@@ -125,6 +168,12 @@ struct SolverSettings {
   /// does not change the velocities (docs/nonsmooth.md, "position correction").
   bool position_correction = true;
   double position_tolerance = 1e-8;  ///< penetration that triggers the position stage [m]
+  /// Radius given to sharp features (box edges and corners, hull vertices, cylinder and cone rims,
+  /// a cone's apex), where the narrowphase reports a curvature radius of 0, for the Hertz-type
+  /// laws and the Hertz patch of both formulations; in the compliant formulation also to the
+  /// points of a face lying on a face (docs/compliant.md) [m].
+  double sharp_radius = 1e-3;
+  CompliantSettings compliant;  ///< the compliant formulation's integrator (formulation compliant)
 };
 
 /// Rows of solver.csv (scene key `output.solver`): one per output time holding aggregates over
@@ -179,6 +228,7 @@ struct Model {
   std::vector<Shape> shapes;    ///< all shapes, body by body; pose_BS relative to the body frame
   std::vector<int> shape_body;  ///< (nshapes) owning body of each shape
   ContactSpec default_contact;  ///< used for material pairs with no `contacts` entry
+  std::vector<Spring> springs;  ///< springs to fixed points (compliant formulation)
   /// The numbers the step reads, computed from the fields above by finalize() (compile()).
   CompiledModel compiled;
 

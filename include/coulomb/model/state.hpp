@@ -43,6 +43,28 @@ struct ContactMemory {
   Vec3 r2_W = Vec3::Zero();   ///< contact point − centre of mass of body 2, last step [m]
 };
 
+/// What a contact of the compliant formulation remembers between events (docs/compliant.md):
+/// a contact under an elastic-stick friction law (code_aster's DIS_CHOC tangential law) that
+/// sticks, with its anchor. World frame, so that it survives the turning of the contact frame.
+/// A contact that slips or is open has no entry.
+struct CompliantContact {
+  ContactKey key;
+  Vec3 anchor_force_W = Vec3::Zero();  ///< F0: tangential force of 1 on 2 at the anchor [N]
+  Vec3 elongation_W = Vec3::Zero();    ///< s = x_t − x0: tangential slip since the anchor [m]
+};
+
+/// The state of the compliant formulation beyond poses and twists, kept apart from the rest of
+/// the State (issue 10) so that a checkpoint can hold it whole (checkpoint format 2 does not: the
+/// compliant formulation refuses checkpoints, docs/compliant.md).
+struct CompliantState {
+  std::vector<CompliantContact> contacts;  ///< the sticking elastic-stick contacts, sorted by key
+  /// Energy stored in the contacts' springs at `time` [J] (normal laws and stick springs). A
+  /// function of the rest of the state, kept for energy.csv; recomputed when a run restarts.
+  double elastic = 0.0;
+  /// The integrator's last step [s], a hint for its first step when it starts again (0: none).
+  double step_size = 0.0;
+};
+
 struct State {
   double time = 0.0;        ///< [s]
   double time_carry = 0.0;  ///< round-off carried by the compensated (Kahan) sum of the steps [s]
@@ -61,6 +83,8 @@ struct State {
   /// coulomb/nonsmooth/solver.hpp). State, not workspace: which solver answers changes the
   /// result's last bits, and a restart must take the same path.
   bool prefer_newton = false;
+  /// The compliant formulation's internal states (empty in the nonsmooth formulation).
+  CompliantState compliant;
 
   /// Resizes for the bodies of `model`: every body frame at the world origin with identity
   /// orientation (so x_WC = com_B), zero twists; time, step, contact memory and dissipated energy

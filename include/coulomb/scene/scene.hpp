@@ -57,10 +57,11 @@ class SceneError : public std::runtime_error {
 /// Loads a scene file (YAML or JSON). Throws SceneError (also when the file cannot be read).
 [[nodiscard]] Scene load_scene_file(const std::string& path);
 
-/// Checks that the scene's laws fit its formulation (the nonsmooth one takes the set-valued laws:
-/// Signorini, isotropic Coulomb, Contensou ellipsoid or exact, rolling/pivoting/soft finger); a
-/// scene may hold compliant laws, which load, but cannot run until their formulation exists.
-/// Throws SceneError at the offending key.
+/// Checks that the scene's laws fit its formulation: the nonsmooth one takes the set-valued laws
+/// (Signorini, isotropic Coulomb, Contensou ellipsoid or exact, rolling/pivoting/soft finger);
+/// the compliant one the force laws (docs/laws.md), built for every pair of the bodies'
+/// materials. A nonsmooth scene may hold compliant laws, which load (for `coulomb law` and the
+/// Python module) but do not run. Throws SceneError at the offending key.
 void require_runnable(const Scene& scene);
 
 /// Bounds on what a scene (and Python's set_state) may give (docs/scene-format.md, "Bounds"):

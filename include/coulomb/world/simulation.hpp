@@ -5,6 +5,7 @@
 /// and the tests step through it, so the non-finite stop, the solver statistics and the warnings
 /// are the same everywhere.
 
+#include <coulomb/compliant/engine.hpp>
 #include <coulomb/model/model.hpp>
 #include <coulomb/model/state.hpp>
 #include <coulomb/world/workspace.hpp>
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 
 namespace coulomb {
@@ -68,8 +70,13 @@ class Simulation {
  public:
   /// Takes the model and its initial state, finalizes the model (checks and compiles it: a model
   /// edited after the scene loader's finalize() is compiled again here; throws
-  /// std::invalid_argument as Model::finalize does) and sizes the workspace.
+  /// std::invalid_argument as Model::finalize does) and sizes the workspace. In the compliant
+  /// formulation it also builds the force laws (throws std::invalid_argument naming the material
+  /// pair) and evaluates the contacts of the initial state (their stored energy).
   Simulation(Model model, State state);
+  ~Simulation();
+  Simulation(Simulation&&) noexcept;
+  Simulation& operator=(Simulation&&) noexcept;
 
   [[nodiscard]] const Model& model() const { return model_; }
   [[nodiscard]] const State& state() const { return state_; }
@@ -81,6 +88,10 @@ class Simulation {
 
   /// One step of length model().time_step. A non-finite state does not throw: finite() turns
   /// false and non_finite() says where; stepping on is the caller's choice (run_to stops).
+  /// Compliant formulation: the ODE is integrated to the end of the step with error control (its
+  /// own steps; the state at the end is its dense output) and the workspace holds the contacts
+  /// there (forces, not impulses: StepResults::forces); a failing integrator stops like a
+  /// non-finite state, non_finite() then giving the integrator's message.
   const StepReport& step();
   /// The number of whole steps from the current time to `end` [s] (the last may end up to h/2
   /// past it); 0 when end is not after the current time.
@@ -112,12 +123,18 @@ class Simulation {
   [[nodiscard]] const SolverStatistics& solver_statistics() const { return solver_; }
   [[nodiscard]] const StepStatistics& step_statistics() const { return stages_; }
   void reset_statistics();
+  /// The compliant formulation's engine (null in the nonsmooth formulation): its integrator
+  /// statistics and times.
+  [[nodiscard]] const CompliantEngine* compliant() const { return compliant_.get(); }
   /// Sets the statistics to those of steps taken elsewhere: a run restarted from a checkpoint
   /// continues the counts of the run that wrote it.
   void restore_statistics(std::int64_t steps, const SolverStatistics& solver,
                           const StepStatistics& stages);
 
  private:
+  const StepReport& step_compliant();
+  void compliant_results();
+
   Model model_;
   State state_;
   Workspace ws_;
@@ -126,6 +143,7 @@ class Simulation {
   StepStatistics stages_;
   bool finite_ = true;
   std::string non_finite_;
+  std::unique_ptr<CompliantEngine> compliant_;  ///< the compliant formulation's driver
 };
 
 }  // namespace coulomb

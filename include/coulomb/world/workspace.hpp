@@ -13,6 +13,7 @@
 
 #include <coulomb/collision/broadphase.hpp>
 #include <coulomb/collision/contact_point.hpp>
+#include <coulomb/compliant/integrator.hpp>
 #include <coulomb/nonsmooth/factored_problem.hpp>
 #include <coulomb/nonsmooth/problem.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
@@ -69,6 +70,9 @@ struct StepReport {
   /// Bodies whose torque-free rotation (rotate_free: Newton on Euler's equations) did not reach
   /// round-off in this step (h ‖Ω‖ too large for the body's inertia: docs/dynamics.md).
   int rotation_failures = 0;
+  /// The compliant formulation's integrator statistics, cumulative since the simulation began
+  /// (zero in the nonsmooth formulation): solver.csv and summary.json report them.
+  IntegratorStatistics integrator;
   /// Points that the impulses closed although their free motion did not: added to the active set
   /// after a solve, which was then repeated (stage activate).
   int activated = 0;
@@ -184,6 +188,9 @@ struct StepResults {
   std::vector<Vec3> v_mean;
   std::vector<Vec3> w_mean;  ///< (nbodies) (ω_pre + ω_post)/2 at the contact configuration [rad/s]
   std::vector<Vec3> L_end;   ///< (nbodies) world angular momentum after the impulses [kg m²/s]
+  /// `impulse` and `moment` hold forces [N] and moments [N m] at the end of the step (the
+  /// compliant formulation), not impulses over the step.
+  bool forces = false;
 };
 
 /// Stage correct's output: the position stage's targets and multipliers (nactive) and the

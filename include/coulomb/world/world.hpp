@@ -27,11 +27,15 @@ void prepare(const Model& model, Workspace& ws);
 /// resizing it).
 const StepReport& step(const Model& model, State& state, Workspace& ws);
 
-/// Energies of a state [J]: kinetic (translation + rotation) and potential (gravity, relative to
-/// the origin: −m g·x).
+/// Energies of a state [J]: kinetic (translation + rotation), potential (gravity, relative to
+/// the origin: −m g·x) and elastic (stored in the compliant contacts' and springs' springs:
+/// State::compliant.elastic; 0 in the nonsmooth formulation).
 struct Energy {
   double kinetic = 0.0;
   double potential = 0.0;
+  double elastic = 0.0;
+  /// kinetic + potential + elastic: with the dissipated energy, the audited total.
+  [[nodiscard]] double mechanical() const { return kinetic + potential + elastic; }
 };
 [[nodiscard]] Energy energy(const Model& model, const State& state);
 

@@ -16,6 +16,7 @@
 // u_c ≈ u_0 and Newton's law: see docs/nonsmooth.md. Three unknowns per contact (FCLIB's local
 // problem) unless a contact of the model has a moment law (pivoting, rolling, Contensou), then six
 // for every contact (a moment with a zero bound is zero).
+#include <coulomb/compliant/geometry.hpp>
 #include <coulomb/laws/hertz.hpp>
 
 #include <algorithm>
@@ -66,10 +67,10 @@ void set_law(ContactLaw6& law, const NonsmoothLaws& laws, double mu, double h,
                      : ContactLaw6::Coupling::exact;
   double a = laws.patch_radius;
   if (!(a > 0.0)) {
-    // Hertz: a = (3 N R*/(4 E*))^{1/3} with N the normal force of the last step (the problem is
-    // linear in this step's unknowns only if a is fixed during the step) and R* from the mean
-    // curvatures. A new contact starts from a point (a = 0: no pivoting friction in its first
-    // step).
+    // Hertz: a = (3 N R/(4 E*))^{1/3} with N the normal force of the last step (the problem is
+    // linear in this step's unknowns only if a is fixed during the step) and R that of the circle
+    // with the area of the elliptic Hertz patch (compliant/geometry.hpp: patch_area_radius). A
+    // new contact starts from a point (a = 0: no pivoting friction in its first step).
     const double N = memory ? memory->impulse.x() / h : 0.0;
     a = hertz_patch_radius(N, curvature_radius, laws.e_star);
   }
@@ -147,7 +148,7 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
                           ? memory->status == ContactStatus::sliding
                           : std::hypot(points.u_zero[k](1), points.u_zero[k](2)) > kStickVelocity;
     set_law(p.laws[i], laws, slid ? laws.mu_k : laws.mu_s, model.time_step, memory,
-            mean_curvature_radius(c.curvature1, c.curvature2));
+            patch_area_radius(c.curvature1, c.curvature2, model.solver.sharp_radius));
 
     const JacobianD<D> J1 = side_jacobian<D>(points, k, 0);
     const JacobianD<D> J2 = side_jacobian<D>(points, k, 1);
