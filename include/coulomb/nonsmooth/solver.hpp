@@ -170,12 +170,14 @@ inline constexpr int kAutoStallWindow = 100;
 /// pyramid (71), 72 on a heap of 250 spheres (460) — 0.16 to 0.39 sweeps per nonzero per contact.
 inline constexpr double kNewtonWorkPerFill = 0.25;
 /// SolverKind::automatic: PROX's hand-over may cost at most this many times max_iterations
-/// sweeps (SolverOptions::max_work), PROX from zero after it included. A box pyramid's cold step
-/// takes ~100 Newton iterations of ~20 sweeps (within 4 × 500). On a 3-D heap an iteration costs
-/// hundreds of sweeps: the cold first step of a touching heap of 250 spheres took 9.6 s in PROX
-/// and ended at error 1e-5, of 1000 spheres more than 85 s, where NSGS's 500 sweeps take 0.2 s
-/// and 0.6 s (2-core machine).
-inline constexpr double kAutoNewtonWork = 4.0;
+/// sweeps (SolverOptions::max_work), PROX from zero after it included. On a 3-D heap an iteration
+/// costs hundreds of sweeps: unbounded, the cold first step of a touching heap of 250 spheres
+/// took 9.6 s in PROX and ended at error 1e-5, of 1000 spheres more than 85 s, where NSGS's 500
+/// sweeps take 0.2 s and 0.6 s (2-core machine). Why 20: with 4 the cold step of the 20-row box
+/// pyramid (210 boxes, ~19 sweeps an iteration) was cut before PROX converged, and no later step
+/// converged either (47 steps in 60 s, error 1e-2), as the warm start never became the answer;
+/// with 20 it converges and the run goes on at one sweep a step.
+inline constexpr double kAutoNewtonWork = 20.0;
 /// SolverKind::automatic: sweeps NSGS takes before PROX when Newton is preferred.
 inline constexpr int kNewtonProbeSweeps = 2;
 /// SolverKind::automatic: Newton stays preferred while PROX answers in at most this many
