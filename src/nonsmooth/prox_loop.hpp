@@ -106,12 +106,13 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
   SolverStatus status = SolverStatus::max_iterations;
   int newton = 0;
   double work = 0.0;  // estimated cost of the Newton iterations, in sweeps (options.max_work)
+  bool too_dear = false;  // an iteration costs more than options.max_iteration_work
   // The regularised problem's velocity ũ = W x + q + η (x − r_k).
   const auto regularised_velocity = [&](const std::vector<Vec3>& xx, std::vector<Vec3>& uu) {
     sweep.velocity(xx, uu);
     for (int a = 0; a < nc; ++a) uu[a] += eta * (xx[a] - rk[a]);
   };
-  while (newton < options.max_iterations && work < options.max_work &&
+  while (newton < options.max_iterations && work < options.max_work && !too_dear &&
          status == SolverStatus::max_iterations) {
     // Regularised problem FC(W + ηI, q − η r_k): ρ from its diagonal blocks.
     for (int a = 0; a < nc; ++a) {
@@ -137,6 +138,10 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
       // Newton direction: (∂Φ/∂r + ∂Φ/∂u (W + ηI)) Δx = −Φ, and Δu = W Δx.
       if (!system.direction(eta, rho, x, u_reg, phi, dx, du)) break;  // singular: η grows below
       work += system.iteration_work();
+      if (system.iteration_work() > options.max_iteration_work) {
+        too_dear = true;  // Newton is too dear on this problem: the best iterate so far stands
+        break;
+      }
       // Armijo backtracking on ½‖Φ‖² (ũ is linear in x: ũ(x + tΔx) = ũ + t (Δu + η Δx)).
       double t = 1.0;
       bool accepted = false;

@@ -100,14 +100,18 @@ SolverResult solve_force(const Problem& problem, std::vector<Vec3>& r, std::vect
   SolverOptions second_options = options;
   second_options.max_time_s = options.max_time_s - first.time_s;
   second_options.max_work = std::min(options.max_work, kAutoNewtonWork * options.max_iterations);
+  second_options.max_iteration_work =
+      std::min(options.max_iteration_work, kAutoNewtonMaxIterationWork);
   SolverResult result = prox(problem, r, u, second_options, workspace);
   // PROX from r = 0 when it did not converge from the warm start: on box stacks the semismooth
   // Newton can stagnate from the last step's impulses where from zero it converges (a ten-box
   // stack step: 5.9e-8 after 500 iterations from the warm start, 1e-14 in 203 from zero).
   const bool warm = std::any_of(workspace.r_start.begin(), workspace.r_start.end(),
                                 [](const Vec3& x) { return !x.isZero(0.0); });
+  const bool too_dear =
+      result.iterations > 0 && result.work / result.iterations > second_options.max_iteration_work;
   if (result.status != SolverStatus::converged && result.status != SolverStatus::max_time && warm &&
-      !result.cold_start && result.work < second_options.max_work) {
+      !result.cold_start && result.work < second_options.max_work && !too_dear) {
     workspace.r_second.assign(r.begin(), r.end());
     const double second_error = result.error;
     std::fill(r.begin(), r.end(), Vec3::Zero());

@@ -358,6 +358,27 @@ TEST(ProxBodySpace, MaxWorkStopsNewtonByItsEstimatedCost) {
   EXPECT_EQ(assembled.iterations, free.iterations);
 }
 
+// SolverOptions::max_iteration_work: where one Newton iteration is dearer than the bound, PROX
+// stops at its first factorisation without taking the step; its answer is its start.
+TEST(ProxBodySpace, MaxIterationWorkStopsAtTheFirstFactorisation) {
+  const FactoredForceProblem p = testing::random_factored(10, 40, 11u, 0.3);
+  SolverOptions o;
+  o.tolerance = 1e-12;
+  std::vector<Vec3> r, u;
+  const SolverResult free = solve_prox(p, r, u, o);
+  ASSERT_GT(free.iterations, 1);
+  o.max_iteration_work = 0.5 * free.work / free.iterations;  // below every iteration's estimate
+  std::vector<Vec3> rb, ub;
+  const SolverResult bounded = solve_prox(p, rb, ub, o);
+  EXPECT_EQ(bounded.iterations, 1);
+  EXPECT_NE(bounded.status, SolverStatus::converged);
+  EXPECT_EQ(bounded.error, bounded.start_error);
+  // Bounded above every iteration's estimate: the same solve as without a bound.
+  o.max_iteration_work = 10.0 * free.work;
+  std::vector<Vec3> rc, uc;
+  EXPECT_EQ(solve_prox(p, rc, uc, o).iterations, free.iterations);
+}
+
 // The symbolic analysis kept in the cache is reused while the pattern is unchanged and redone
 // when it changes: the answers are those of a fresh solve.
 TEST(ProxBodySpace, CacheFollowsThePattern) {

@@ -122,6 +122,10 @@ struct SolverOptions {
   /// fill, a deterministic function of the problem (so is the stop). Not applied to assembled
   /// problems. `auto` in the time stepping bounds its hand-over with it (kAutoNewtonWork).
   double max_work = std::numeric_limits<double>::infinity();
+  /// PROX on a factored problem: stop (status max_iterations, before taking the step) when one
+  /// Newton iteration is estimated to cost more than this many sweeps: the contact graph makes
+  /// Newton too dear for what it gains (kAutoNewtonMaxIterationWork).
+  double max_iteration_work = std::numeric_limits<double>::infinity();
 };
 
 /// What a solve returns besides r and u. Every solver returns the iterate of lowest true error
@@ -178,6 +182,13 @@ inline constexpr double kNewtonWorkPerFill = 0.25;
 /// converged either (47 steps in 60 s, error 1e-2), as the warm start never became the answer;
 /// with 20 it converges and the run goes on at one sweep a step.
 inline constexpr double kAutoNewtonWork = 20.0;
+/// SolverKind::automatic: no hand-over to PROX where one Newton iteration costs more than this
+/// many sweeps (SolverOptions::max_iteration_work; PROX stops after its first factorisation).
+/// Measured per iteration: box stacks 10 sweeps, a 20-row box pyramid 21 (estimated 19), a 3-D
+/// heap of 250 spheres 72 (estimated 116) — where PROX also converged badly (its cold step: 9.6 s,
+/// error 1e-5) — and heaps of 10³ spheres more. 50 keeps Newton for walls, stacks and pyramids
+/// (nearly planar contact graphs) and leaves 3-D heaps to NSGS.
+inline constexpr double kAutoNewtonMaxIterationWork = 50.0;
 /// SolverKind::automatic: sweeps NSGS takes before PROX when Newton is preferred.
 inline constexpr int kNewtonProbeSweeps = 2;
 /// SolverKind::automatic: Newton stays preferred while PROX answers in at most this many
