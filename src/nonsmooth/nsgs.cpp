@@ -37,7 +37,8 @@ SolverResult solve_nsgs(const ContactProblem<N>& problem, std::vector<VecN<N>>& 
     return contact_error(problem, rr, uu);
   };
   return detail::nsgs(detail::AssembledSweep<N>(problem), r, u, options, workspace.order,
-                      workspace.r_best, workspace.r_before, workspace.anderson, N == kForce ? "nsgs" : "nsgs6", local_solve, error);
+                      workspace.r_best, workspace.r_before, workspace.anderson,
+                      N == kForce ? "nsgs" : "nsgs6", local_solve, error);
 }
 
 template <int N>
@@ -50,10 +51,9 @@ SolverResult solve_nsgs(const FactoredProblem<N>& problem, std::vector<VecN<N>>&
   const auto error = [&](const std::vector<VecN<N>>& rr, const std::vector<VecN<N>>& uu) {
     return contact_error(problem, rr, uu);
   };
-  return detail::nsgs(detail::FactoredSweep<N>(problem, workspace.nu, options.parallel_colour_min), r, u, options,
-                      workspace.order, workspace.r_best, workspace.r_before, workspace.anderson,
-                      N == kForce ? "nsgs" : "nsgs6",
-                      local_solve, error);
+  return detail::nsgs(detail::FactoredSweep<N>(problem, workspace.nu, options.parallel_colour_min),
+                      r, u, options, workspace.order, workspace.r_best, workspace.r_before,
+                      workspace.anderson, N == kForce ? "nsgs" : "nsgs6", local_solve, error);
 }
 
 template SolverResult solve_nsgs<kForce>(const ForceProblem&, std::vector<Vec3>&,

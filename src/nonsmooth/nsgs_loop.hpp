@@ -55,7 +55,8 @@ class AssembledSweep {
     if (order) {
       for (const std::int32_t a : *order) failures += relax(a, r, omega, local_solve) ? 0 : 1;
     } else {
-      for (int a = 0; a < p_.contact_count; ++a) failures += relax(a, r, omega, local_solve) ? 0 : 1;
+      for (int a = 0; a < p_.contact_count; ++a)
+        failures += relax(a, r, omega, local_solve) ? 0 : 1;
     }
     return failures;
   }
@@ -212,15 +213,15 @@ void choose_start(const Sweep& sweep, std::vector<VecT>& r, std::vector<VecT>& u
 
 /// NSGS through `sweep` (AssembledSweep or FactoredSweep): local_solve(W_aa, q̃_a, a, r_a) solves
 /// contact a exactly and returns false when it did not reach its tolerance; error(r, u) is the
-/// error measure of the problem type. `best` is scratch of size nc (the best iterate, no allocation once warm).
-/// Returns the last iterate when it meets the tolerance, else the iterate of lowest true error
-/// among the start (choose_start) and the iterates whose error was evaluated; `fell_back` when the
-/// last iterate was non-finite or worse than the start.
+/// error measure of the problem type. `best` is scratch of size nc (the best iterate, no allocation
+/// once warm). Returns the last iterate when it meets the tolerance, else the iterate of lowest
+/// true error among the start (choose_start) and the iterates whose error was evaluated;
+/// `fell_back` when the last iterate was non-finite or worse than the start.
 template <class Sweep, class VecT, class LocalSolve, class ErrorFn>
 SolverResult nsgs(const Sweep& sweeper, std::vector<VecT>& r, std::vector<VecT>& u,
                   const SolverOptions& options, std::vector<std::int32_t>& order,
-                  std::vector<VecT>& best, std::vector<VecT>& before, AndersonAcceleration& anderson,
-                  const char* method, const LocalSolve& local_solve,
+                  std::vector<VecT>& best, std::vector<VecT>& before,
+                  AndersonAcceleration& anderson, const char* method, const LocalSolve& local_solve,
                   const ErrorFn& error) {
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&start] {

@@ -105,7 +105,7 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
   double eta = std::clamp(kEtaSigma * err, kEtaMin, kEtaMax) * scale;
   SolverStatus status = SolverStatus::max_iterations;
   int newton = 0;
-  double work = 0.0;  // estimated cost of the Newton iterations, in sweeps (options.max_work)
+  double work = 0.0;      // estimated cost of the Newton iterations, in sweeps (options.max_work)
   bool too_dear = false;  // an iteration costs more than options.max_iteration_work
   // The regularised problem's velocity ũ = W x + q + η (x − r_k).
   const auto regularised_velocity = [&](const std::vector<Vec3>& xx, std::vector<Vec3>& uu) {
@@ -126,8 +126,8 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
     x = rk;
     regularised_velocity(x, u_reg);
     double merit = stacked_function(problem, rho, x, u_reg, phi);
-    for (int it = 0; it < kInnerIterations && newton < options.max_iterations &&
-                     work < options.max_work;
+    for (int it = 0;
+         it < kInnerIterations && newton < options.max_iterations && work < options.max_work;
          ++it) {
       if (contact_error(problem, x, u_reg) <= inner_target) break;
       if (elapsed() > options.max_time_s) {
@@ -226,4 +226,3 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
 }
 
 }  // namespace coulomb::detail
-

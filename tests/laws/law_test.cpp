@@ -101,7 +101,8 @@ TEST(Law, LawErrorIsAnInvalidArgument) {
 TEST(Law, OneLineEscapesControlCharactersOnly) {
   EXPECT_EQ(one_line("a\nb\rc\td"), "a\\nb\\rc\\td");
   EXPECT_EQ(one_line(std::string("\x00\x1F\x7F", 3)), "\\x00\\x1F\\x7F");
-  EXPECT_EQ(one_line("caf\xC3\xA9 \\ 'x' \"y\""), "caf\xC3\xA9 \\ 'x' \"y\"");  // the rest unchanged
+  EXPECT_EQ(one_line("caf\xC3\xA9 \\ 'x' \"y\""),
+            "caf\xC3\xA9 \\ 'x' \"y\"");  // the rest unchanged
   EXPECT_EQ(one_line(""), "");
 }
 

@@ -156,7 +156,7 @@ struct SolverSettings {
   /// default kParallelColourMin = 4096). Not a scene key: it changes speed, never results (the
   /// threads test lowers it to run the parallel path on a small scene).
   int parallel_colour_min = 4096;
-  double theta = 0.5;        ///< θ of the θ-method [-], in [0.5, 1]
+  double theta = 0.5;                                   ///< θ of the θ-method [-], in [0.5, 1]
   ActiveSetRule active_set = ActiveSetRule::predicted;  ///< see ActiveSetRule
   double contact_margin = 1e-3;  ///< narrowphase reports points with gap ≤ margin [m]
   /// Predicted gaps up to this distance count as closed under the "predicted" rule [m]: gaps of

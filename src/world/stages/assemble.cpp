@@ -2,7 +2,8 @@
 // impulses of the contact memory), in factored form (coulomb/nonsmooth/factored_problem.hpp: W is
 // never assembled).
 //
-//   ξ = W r + q,  W = J M⁻¹ Jᵀ,  W_ij = Σ_b J_ib M_b⁻¹ J_jbᵀ,  q_i = J_i ν_free + u_c,i − (I − E) u_0,i
+//   ξ = W r + q,  W = J M⁻¹ Jᵀ,  W_ij = Σ_b J_ib M_b⁻¹ J_jbᵀ,  q_i = J_i ν_free + u_c,i − (I − E)
+//   u_0,i
 //
 // at the contact configuration c (the midpoint of the step, or its start for Moreau–Jean), with
 // J_i,body2 = J_i, J_i,body1 = −J_i as rows of the contact frame: (N, T1, T2) on the velocity of
