@@ -80,6 +80,12 @@ SolverResult solve_force(const Problem& problem, std::vector<Vec3>& r, std::vect
   // semismooth Newton started from a stalled Gauss–Seidel iterate with its small η stagnates at
   // kinks of Φ (Capsules-i122-1617: 1.5e-8 after 3000 iterations) where from the warm start it
   // converges in tens of iterations (docs/nonsmooth-solvers.md).
+  // A factored problem of more than kAutoNewtonMaxBodies bodies: NSGS alone, to its cap (the
+  // body-space LU's memory grows faster than the bodies on a 3-D contact graph).
+  if constexpr (requires { problem.body_count; }) {
+    if (problem.body_count > kAutoNewtonMaxBodies)
+      return solve_nsgs(problem, r, u, options, workspace);
+  }
   const auto start = std::chrono::steady_clock::now();
   const auto n = static_cast<std::size_t>(problem.contact_count);
   workspace.r_start.assign(r.begin(), r.end());

@@ -379,6 +379,29 @@ TEST(ProxBodySpace, MaxIterationWorkStopsAtTheFirstFactorisation) {
   EXPECT_EQ(solve_prox(p, rc, uc, o).iterations, free.iterations);
 }
 
+// auto on a factored problem of more than kAutoNewtonMaxBodies bodies: NSGS alone, to its cap,
+// never PROX (whose body-space LU would grow faster than the bodies); below it, the hand-over.
+TEST(ProxBodySpace, AutoLeavesLargeProblemsToNsgs) {
+  SolverOptions o;
+  o.tolerance = 1e-14;
+  o.max_iterations = 3;  // NSGS cannot converge in 3 sweeps: auto would hand over
+  for (const int bodies : {50, kAutoNewtonMaxBodies + 1}) {
+    SCOPED_TRACE(bodies);
+    const FactoredForceProblem p = testing::random_factored(bodies, 2 * bodies, 31u, 0.3);
+    std::vector<Vec3> r, u;
+    SolverWorkspace<kForce> ws;
+    const SolverResult result = solve(p, r, u, o, ws, SolverKind::automatic);
+    if (bodies > kAutoNewtonMaxBodies) {
+      EXPECT_STREQ(result.method, "nsgs");
+      EXPECT_EQ(result.iterations, 3);
+      EXPECT_EQ(result.newton_iterations, 0);
+    } else {
+      EXPECT_STREQ(result.method, "nsgs+prox");
+      EXPECT_GT(result.newton_iterations, 0);
+    }
+  }
+}
+
 // The symbolic analysis kept in the cache is reused while the pattern is unchanged and redone
 // when it changes: the answers are those of a fresh solve.
 TEST(ProxBodySpace, CacheFollowsThePattern) {
