@@ -25,35 +25,40 @@
 
 namespace coulomb {
 
-template <int N>
-SolverResult solve_nsgs(const ContactProblem<N>& problem, std::vector<VecN<N>>& r,
-                        std::vector<VecN<N>>& u, const SolverOptions& options,
-                        SolverWorkspace<N>& workspace) {
-  // The exact local solve and the error measure of the problem's size (solver.hpp).
+namespace {
+
+// The Gauss–Seidel loop of either form with its sweep: the exact local solve and the error
+// measure of the problem's size (solver.hpp).
+template <int N, class Problem, class Sweep>
+SolverResult run_nsgs(const Problem& problem, const Sweep& sweep, std::vector<VecN<N>>& r,
+                      std::vector<VecN<N>>& u, const SolverOptions& options,
+                      SolverWorkspace<N>& workspace) {
   const auto local_solve = [&](const BlockN<N>& w, const VecN<N>& q, int a, VecN<N>& ra) {
     return solve_single_contact(w, q, problem.laws[a], ra, options.local_tolerance);
   };
   const auto error = [&](const std::vector<VecN<N>>& rr, const std::vector<VecN<N>>& uu) {
     return contact_error(problem, rr, uu);
   };
-  return detail::nsgs(detail::AssembledSweep<N>(problem), r, u, options, workspace.order,
-                      workspace.r_best, workspace.r_before, workspace.anderson,
-                      N == kForce ? "nsgs" : "nsgs6", local_solve, error);
+  return detail::nsgs(sweep, r, u, options, workspace.order, workspace.r_best, workspace.r_before,
+                      workspace.anderson, N == kForce ? "nsgs" : "nsgs6", local_solve, error);
+}
+
+}  // namespace
+
+template <int N>
+SolverResult solve_nsgs(const ContactProblem<N>& problem, std::vector<VecN<N>>& r,
+                        std::vector<VecN<N>>& u, const SolverOptions& options,
+                        SolverWorkspace<N>& workspace) {
+  return run_nsgs<N>(problem, detail::AssembledSweep<N>(problem), r, u, options, workspace);
 }
 
 template <int N>
 SolverResult solve_nsgs(const FactoredProblem<N>& problem, std::vector<VecN<N>>& r,
                         std::vector<VecN<N>>& u, const SolverOptions& options,
                         SolverWorkspace<N>& workspace) {
-  const auto local_solve = [&](const BlockN<N>& w, const VecN<N>& q, int a, VecN<N>& ra) {
-    return solve_single_contact(w, q, problem.laws[a], ra, options.local_tolerance);
-  };
-  const auto error = [&](const std::vector<VecN<N>>& rr, const std::vector<VecN<N>>& uu) {
-    return contact_error(problem, rr, uu);
-  };
-  return detail::nsgs(detail::FactoredSweep<N>(problem, workspace.nu, options.parallel_colour_min),
-                      r, u, options, workspace.order, workspace.r_best, workspace.r_before,
-                      workspace.anderson, N == kForce ? "nsgs" : "nsgs6", local_solve, error);
+  return run_nsgs<N>(problem,
+                     detail::FactoredSweep<N>(problem, workspace.nu, options.parallel_colour_min),
+                     r, u, options, workspace);
 }
 
 template SolverResult solve_nsgs<kForce>(const ForceProblem&, std::vector<Vec3>&,
