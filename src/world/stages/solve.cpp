@@ -106,8 +106,10 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
   assert(solver_supports(kind, D));
   report.solver = solve_stopping<D>(model, active, points, contact, options, kind);
   contact.prefer_newton_next = prefer_newton_next(report.solver, options.prefer_newton);
-  // The bodies' velocity change of the answer, for the activation check.
-  contact.problem.body_velocity(contact.r, contact.nu);
+  // The bodies' velocity change of the answer, for the activation check (which reads it only
+  // for the points left out of the problem).
+  if (points.points.size() > active.active.size())
+    contact.problem.body_velocity(contact.r, contact.nu);
 }
 
 template void solve<kForce>(const Model&, const State&, const ActiveSet&, ContactPoints&,
