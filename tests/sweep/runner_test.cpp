@@ -135,5 +135,27 @@ TEST(SweepRunner, SameTableOnThreadsAndAfterResume) {
   EXPECT_THROW(prepare_directory(spec, (base / "three").string()), std::invalid_argument);
 }
 
+TEST(SweepRunner, AFailedVariantIsARowAndTheOthersRun) {
+  const fs::path dir = fs::path(COULOMB_BINARY_DIR) / "sweep-runner-test" / "failed";
+  fs::remove_all(dir);
+  const SweepSpec spec = slide_spec();
+  validate(spec);
+  prepare_directory(spec, dir.string());
+  // Variant 1's output folder cannot be written: a file stands where it goes.
+  std::ofstream(dir / "runs" / run_name(1)) << "not a folder\n";
+  const auto rows = run_local(spec, variants(spec), dir.string(), 2, nullptr);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(cells(rows[0])[1], "completed");
+  EXPECT_EQ(cells(rows[2])[1], "completed");
+  const std::vector<std::string> failed = cells(rows[1]);
+  EXPECT_EQ(failed[1], "failed") << rows[1];
+  EXPECT_NE(failed[2].find(run_name(1)), std::string::npos) << rows[1];  // the message names it
+  // No summary: its 8 figures and 3 metrics are NaN.
+  const std::string nans = ",nan,nan,nan,nan,nan,nan,nan,nan,nan,nan,nan";
+  EXPECT_EQ(rows[1].substr(rows[1].size() - nans.size()), nans) << rows[1];
+  EXPECT_TRUE(row_failed(rows[1]));
+  EXPECT_FALSE(row_failed(rows[0]));
+}
+
 }  // namespace
 }  // namespace coulomb::sweep
