@@ -11,7 +11,6 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <mutex>
@@ -73,7 +72,13 @@ int run_sweep_mpi(const sweep::SweepSpec& spec, const std::string& dir, bool qui
       std::int64_t next = -1;
       MPI_Recv(&next, 1, MPI_INT64_T, 0, kTagNext, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       if (next < 0) break;
-      row = sweep::run_variant(spec, list[static_cast<std::size_t>(next)], dir);
+      try {
+        row = sweep::run_variant(spec, list[static_cast<std::size_t>(next)], dir);
+      } catch (const std::exception& e) {
+        // An error of the sweep itself (a row file not written): the job cannot go on.
+        fmt::print(stderr, "error: rank {}: {}\n", rank, e.what());
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      }
       done = row.empty() ? kInterrupted : next;
     }
     MPI_Finalize();
@@ -101,14 +106,22 @@ int run_sweep_mpi(const sweep::SweepSpec& spec, const std::string& dir, bool qui
     rows[static_cast<std::size_t>(id)] = std::move(row);
     ++received;
   };
-  std::atomic<bool> local_done{false};
+  std::string local_error;
   std::thread local([&] {
     for (std::int64_t id = take(); id >= 0; id = take()) {
-      std::string row = sweep::run_variant(spec, list[static_cast<std::size_t>(id)], dir);
+      std::string row;
+      try {
+        row = sweep::run_variant(spec, list[static_cast<std::size_t>(id)], dir);
+      } catch (const std::exception& e) {
+        // An error of the sweep itself (a row file not written): no more ids, then exit 1.
+        const std::lock_guard<std::mutex> guard(lock);
+        local_error = e.what();
+        stopped = true;
+        break;
+      }
       const std::int64_t done = row.empty() ? kInterrupted : id;
       record(done, std::move(row));
     }
-    local_done = true;
   });
   // Serve the workers until each was told to stop.
   int active = size - 1;
@@ -134,6 +147,10 @@ int run_sweep_mpi(const sweep::SweepSpec& spec, const std::string& dir, bool qui
   }
   local.join();
   MPI_Finalize();
+  if (!local_error.empty()) {
+    fmt::print(stderr, "error: rank 0: {}\n", local_error);
+    return 1;
+  }
   if (stopped || received != total) {
     fmt::print(stderr,
                "coulomb: sweep interrupted; rerun the same command to go on ({} keeps the "

@@ -9,6 +9,7 @@
 #include <coulomb/io/run.hpp>
 #include <coulomb/scene/scene.hpp>
 #include <coulomb/sweep/sweep.hpp>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -345,12 +346,21 @@ std::vector<std::string> run_local(
   std::atomic<std::size_t> next{0};
   std::atomic<bool> stopped{false};
   std::mutex lock;
+  std::exception_ptr error;  // the first error of the sweep itself (a row file not written)
   auto work = [&] {
     for (;;) {
       if (stopped) return;
       const std::size_t i = next++;
       if (i >= list.size()) return;
-      std::string row = run_variant(spec, list[i], dir);
+      std::string row;
+      try {
+        row = run_variant(spec, list[i], dir);
+      } catch (...) {
+        const std::lock_guard<std::mutex> guard(lock);
+        if (!error) error = std::current_exception();
+        stopped = true;
+        return;
+      }
       if (row.empty()) {
         stopped = true;
         return;
@@ -364,6 +374,7 @@ std::vector<std::string> run_local(
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (std::thread& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
   return rows;
 }
 

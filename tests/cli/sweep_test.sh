@@ -76,4 +76,21 @@ cmp whole/sweep.csv cut/sweep.csv || fail "resumed sweep differs from the uninte
 for f in trajectory.csv contacts.csv energy.csv; do
   cmp whole/runs/000000/$f cut/runs/000000/$f || fail "restarted run 0: $f differs"
 done
-echo "sweep_test: serial = 2 threads = 2 ranks; resumed = uninterrupted"
+
+# Killed (SIGKILL: a lost node) after variant 1's first checkpoint: its working folder
+# runs/000001.partial-PID holds the checkpoint; the rerun restarts from it.
+rm -rf killed
+"$coulomb" "${long[@]}" --out killed &
+pid=$!
+until compgen -G "killed/runs/000001.partial-*/checkpoint.bin" > /dev/null; do
+  kill -0 "$pid" 2> /dev/null || fail "the sweep ended before variant 1's first checkpoint"
+  sleep 0.05
+done
+kill -KILL "$pid"
+wait "$pid" 2> /dev/null || true
+[[ ! -e killed/runs/000001/summary.json ]] || fail "the killed run 1 has a summary"
+"$coulomb" "${long[@]}" --out killed
+grep -q '"restarted_from"' killed/runs/000001/summary.json || fail "run 1 did not restart"
+compgen -G "killed/runs/000001.partial-*" > /dev/null && fail "the killed run's working folder stayed"
+cmp whole/sweep.csv killed/sweep.csv || fail "the sweep resumed after a kill differs"
+echo "sweep_test: serial = 2 threads = 2 ranks; resumed after SIGINT and SIGKILL = uninterrupted"

@@ -149,7 +149,9 @@ class Progress {
 };
 
 /// Runs the variants listed on `threads` threads (≥ 1), each taking the next id; returns the rows
-/// indexed by variant id. `on_done(id, row)` is called after each variant (under a lock).
+/// indexed by variant id (an empty row: a variant stopped by `spec.stop`; the others then do not
+/// start). `on_done(id, row)` is called after each variant (under a lock). An error of the sweep
+/// itself (a row file that cannot be written) stops it and is rethrown once the threads end.
 [[nodiscard]] std::vector<std::string> run_local(
     const SweepSpec& spec, const std::vector<Variant>& list, const std::string& dir, int threads,
     const std::function<void(std::int64_t, const std::string&)>& on_done);
