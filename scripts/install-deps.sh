@@ -3,7 +3,8 @@
 # Idempotent: apt-get runs only when a package is missing. Needs root (or sudo) only then.
 set -euo pipefail
 
-# Build and test dependencies (see docs/architecture.md, "Dependencies").
+# Build and test dependencies (see docs/architecture.md, "Dependencies"). OpenMPI and Dask
+# (python3-distributed) run `coulomb sweep` over MPI ranks and `coulomb.sweep` on a Dask cluster.
 packages=(
   build-essential cmake pkg-config
   libeigen3-dev libyaml-cpp-dev libcli11-dev libfmt-dev nlohmann-json3-dev libccd-dev
@@ -12,6 +13,7 @@ packages=(
   libsundials-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib
   chromium
+  libopenmpi-dev openmpi-bin python3-distributed
 )
 # `make check` (scripts/check.sh) sets COULOMB_CHECK=1: clang and its runtime libraries (libFuzzer,
 # ASan, UBSan: libclang-rt-dev), clang's OpenMP runtime (libomp-dev), llvm-symbolizer (llvm) for

@@ -13,6 +13,8 @@
     coulomb.law("stribeck", mu_s=0.5, mu_k=0.3, vs=0.01, v=np.linspace(0, 0.1, 101))
                           # {"v": array, "mu": array}, the table of `coulomb law stribeck ...`
     coulomb.validate(case="billiard")   # the validation report as a dict
+    coulomb.sweep("scenes/tippe-top.yaml", {"contacts[0].friction.mu": [0.1, 0.3]},
+                  metrics={"axis": "final(top.axis_z)"}, client=None)  # or a distributed.Client
 
 Errors in scenes raise coulomb.SceneError (a ValueError) with the CLI's message
 "FILE:LINE:COL: error: MESSAGE"; bad law parameters raise ValueError with the law's own message,
@@ -32,10 +34,11 @@ import numpy as np
 from . import _coulomb
 from ._coulomb import (ContensouLaw, FrictionLaw, Law, NormalLaw, PivotingLaw, RollingLaw,
                        SceneError, laws, make_law)
+from ._sweep import read_table, sweep
 
 __all__ = ["load", "Simulation", "SceneError", "ConvergenceWarning", "builtin_scene", "law",
            "laws", "make_law", "Law", "NormalLaw", "FrictionLaw", "RollingLaw", "PivotingLaw",
-           "ContensouLaw", "validate", "validation_cases"]
+           "ContensouLaw", "validate", "validation_cases", "sweep", "read_table"]
 
 
 class ConvergenceWarning(RuntimeWarning):

@@ -1,5 +1,8 @@
 """Figures of a run's outputs: `coulomb plot OUTDIR` or `python3 -m coulomb.plot OUTDIR`.
 
+On a sweep folder (it holds sweep.csv) the figures are those of plot_sweep: each metric over the
+parameters that vary, lines over one, a heat map over two (`--metric NAME` to choose).
+
 Reads trajectory.csv, contacts.csv, energy.csv and solver.csv from OUTDIR and writes PNG figures
 into OUTDIR/plots/ (or --out): energy budget, body heights and speeds, slip speed, spin and
 rolling rates per contact, contact forces, solver iterations and error per step (the integrator's
@@ -177,15 +180,99 @@ def plot(outdir: str, plots_dir: str | None = None) -> list:
     return written
 
 
+# The summary figures of every sweep.csv row (src/sweep/runner.cpp, kFigures): the columns between
+# the parameters and the metrics.
+_SWEEP_FIGURES = ["end_time", "steps", "solves", "not_converged", "worst_error",
+                  "deepest_penetration", "dissipated", "energy_drift"]
+
+
+def plot_sweep(sweepdir: str, plots_dir: str | None = None, metrics=None) -> list:
+    """Figures of a sweep folder (`coulomb sweep --out DIR`): each metric (default: every metric
+    column, else `dissipated`) over the parameters that vary: lines over one parameter (one line
+    per value of a second, when there is one with at most 8 values), a heat map over two (the
+    grid's cells; NaN cells, e.g. a condition never met, left blank). Returns the paths written."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plots_dir = plots_dir or os.path.join(sweepdir, "plots")
+    os.makedirs(plots_dir, exist_ok=True)
+    with open(os.path.join(sweepdir, "sweep.csv"), newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    header, body = rows[0], rows[1:]
+    first_figure = header.index(_SWEEP_FIGURES[0])
+    params = header[3:first_figure]
+    all_metrics = header[first_figure + len(_SWEEP_FIGURES):]
+    metrics = list(metrics or all_metrics or ["dissipated"])
+    col = {name: i for i, name in enumerate(header)}
+
+    def numbers(name):
+        return np.array([float(r[col[name]]) for r in body])
+
+    varying = [p for p in params if len({r[col[p]] for r in body}) > 1]
+    try:
+        values = {p: numbers(p) for p in varying}
+    except ValueError:
+        raise SystemExit("coulomb plot: a varying parameter holds words; plot it from Python")
+    written = []
+    for m in metrics:
+        if m not in col:
+            raise SystemExit(f"coulomb plot: {sweepdir}/sweep.csv has no column '{m}'")
+        y = numbers(m)
+        safe = "".join(c if c.isalnum() or c in "_-." else "_" for c in m)
+        if len(varying) == 1 or (len(varying) == 2 and len(np.unique(values[varying[1]])) <= 8
+                                 and len(np.unique(values[varying[0]])) > 8):
+            x = varying[0]
+            fig, ax = _figure(f"{m} over {x}", xlabel=x)
+            groups = np.unique(values[varying[1]]) if len(varying) == 2 else [None]
+            for g in groups:
+                sel = np.ones(len(y), bool) if g is None else values[varying[1]] == g
+                order = np.argsort(values[x][sel], kind="stable")
+                ax.plot(values[x][sel][order], y[sel][order], "o-", ms=3,
+                        label=None if g is None else f"{varying[1]} = {g:g}")
+            if len(groups) > 1:
+                ax.legend(fontsize="small")
+            ax.set_ylabel(m)
+            _save(fig, plots_dir, f"sweep-{safe}.png", written)
+        elif len(varying) == 2:
+            py_, px = varying
+            xs, ys = np.unique(values[px]), np.unique(values[py_])
+            grid = np.full((len(ys), len(xs)), np.nan)
+            for v, xv, yv in zip(y, values[px], values[py_]):
+                grid[np.searchsorted(ys, yv), np.searchsorted(xs, xv)] = v
+            fig, ax = plt.subplots(figsize=(7, 5.5), dpi=100)
+            ax.set_title(f"{m}")
+
+            def edges(c):
+                if len(c) == 1:
+                    return np.array([c[0] - 0.5, c[0] + 0.5])
+                mid = (c[1:] + c[:-1]) / 2
+                return np.concatenate([[2 * c[0] - mid[0]], mid, [2 * c[-1] - mid[-1]]])
+            mesh = ax.pcolormesh(edges(xs), edges(ys), np.ma.masked_invalid(grid),
+                                 cmap="viridis", shading="flat")
+            fig.colorbar(mesh, ax=ax, label=m)
+            ax.set_xlabel(px)
+            ax.set_ylabel(py_)
+            _save(fig, plots_dir, f"sweep-{safe}.png", written)
+        else:
+            raise SystemExit(f"coulomb plot: {len(varying)} parameters vary in {sweepdir}; "
+                             "the figures take one (lines) or two (a heat map)")
+    return written
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="coulomb plot", description=__doc__.splitlines()[0])
-    parser.add_argument("outdir", help="folder written by `coulomb run`")
+    parser.add_argument("outdir", help="folder written by `coulomb run` or `coulomb sweep`")
     parser.add_argument("--out", help="folder for the PNG files (default: OUTDIR/plots)")
+    parser.add_argument("--metric", action="append",
+                        help="a sweep's column to draw (repeatable; default: every metric)")
     args = parser.parse_args(argv)
     if not os.path.isdir(args.outdir):
         print(f"coulomb plot: {args.outdir}: no such folder", file=sys.stderr)
         return 2
-    written = plot(args.outdir, args.out)
+    if os.path.exists(os.path.join(args.outdir, "sweep.csv")):
+        written = plot_sweep(args.outdir, args.out, args.metric)
+    else:
+        written = plot(args.outdir, args.out)
     if not written:
         print(f"coulomb plot: {args.outdir}: no coulomb output files found", file=sys.stderr)
         return 2

@@ -8,6 +8,7 @@
 #include <coulomb/world/world.hpp>
 
 #include "laws.hpp"
+#include "sweep.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -376,6 +377,7 @@ PYBIND11_MODULE(_coulomb, m) {
   m.doc() = "coulomb: rigid bodies in frictional contact (C++ core)";
   py::register_exception<SceneError>(m, "SceneError", PyExc_ValueError);
   coulomb::python::bind_laws(m);
+  coulomb::python::bind_sweep(m);
 
   m.def(
       "load_file", [](const std::string& path) { return PySimulation(load_scene_file(path)); },

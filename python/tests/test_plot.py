@@ -95,3 +95,28 @@ def test_read_csv_drops_a_last_row_cut_short(tmp_path):
     columns = coulomb.plot._read_csv(str(path))
     assert list(columns["time"]) == [0, 0.01]
     assert list(columns["potential"]) == [2, 2.5]
+
+
+def test_plot_sweep_draws_lines_and_a_heat_map(tmp_path):
+    """`coulomb plot DIR` on a sweep folder: a metric over one varying parameter (lines) and over
+    two (a heat map), PNG files with something drawn in them."""
+    source = os.environ.get("COULOMB_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+    scene = os.path.join(source, "scenes", "tippe-top.yaml")
+    metrics = {"axis": "final(top.axis_z)"}
+    coulomb.sweep(scene, {"contacts[0].friction.mu": [0.2, 0.3, 0.4], "time.end": [0.05]},
+                  metrics=metrics, out=str(tmp_path / "one"), summary_only=True)
+    coulomb.sweep(scene, {"contacts[0].friction.mu": [0.2, 0.4],
+                          "bodies[top].angular_velocity[2]": "100:200:3", "time.end": [0.05]},
+                  metrics=metrics, out=str(tmp_path / "two"), summary_only=True)
+    for name in ("one", "two"):
+        written = coulomb.plot.plot_sweep(str(tmp_path / name))
+        assert [os.path.basename(p) for p in written] == ["sweep-axis.png"]
+        with open(written[0], "rb") as f:
+            assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+        assert os.path.getsize(written[0]) > 10_000
+    cli = os.environ.get("COULOMB_CLI")
+    if cli:
+        out = tmp_path / "cli-plots"
+        subprocess.run([cli, "plot", str(tmp_path / "two"), "--metric", "axis", "--out", str(out)],
+                       check=True, capture_output=True)
+        assert (out / "sweep-axis.png").exists()

@@ -35,8 +35,12 @@ std::string python_package_dir() {
 void add_plot_command(CLI::App& app, PlotArgs& args) {
   CLI::App* cmd =
       app.add_subcommand("plot", "Write PNG figures of a run's outputs (needs python3-matplotlib)");
-  cmd->add_option("outdir", args.outdir, "Folder written by `coulomb run`")->required();
+  cmd->add_option("outdir", args.outdir,
+                  "Folder written by `coulomb run`, or by `coulomb sweep` (then each metric over "
+                  "the parameters that vary: lines over one, a heat map over two)")
+      ->required();
   cmd->add_option("--out", args.plots, "Folder for the figures (default: OUTDIR/plots)");
+  cmd->add_option("--metric", args.metrics, "A sweep's column to draw (default: every metric)");
 }
 
 int run_plot_command(const PlotArgs& args) {
@@ -52,6 +56,10 @@ int run_plot_command(const PlotArgs& args) {
   if (!args.plots.empty()) {
     argv_s.push_back("--out");
     argv_s.push_back(args.plots);
+  }
+  for (const std::string& m : args.metrics) {
+    argv_s.push_back("--metric");
+    argv_s.push_back(m);
   }
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("plot: cannot start python");
