@@ -65,7 +65,9 @@ void FactoredProblem<N>::finish() {
     g.template bottomRows<3>() = inv_inertia[b] * J.template rightCols<3>().transpose();
     return g;
   };
-  for (std::size_t a = 0; a < nc; ++a) {
+#pragma omp parallel for schedule(static) if (contact_count >= kColorThreshold)
+  for (std::int32_t ia = 0; ia < contact_count; ++ia) {
+    const auto a = static_cast<std::size_t>(ia);
     G1[a] = inverse_mass_times(J1[a], body1[a]);
     G2[a] = inverse_mass_times(J2[a], body2[a]);
     w_diag[a].noalias() = J1[a] * G1[a];

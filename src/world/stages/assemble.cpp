@@ -125,7 +125,11 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
 
   // Per active contact: the laws of its material pair, the memory of the last step (warm start
   // and stick/slip status), the Jacobian of each side, the free velocity q.
-  for (std::size_t i = 0; i < nactive; ++i) {
+  // Contact by contact, each into its own slots (parallel from parallel_loop_min contacts on).
+  const auto n = static_cast<std::ptrdiff_t>(nactive);
+#pragma omp parallel for schedule(static) if (n >= model.solver.parallel_loop_min)
+  for (std::ptrdiff_t ii = 0; ii < n; ++ii) {
+    const auto i = static_cast<std::size_t>(ii);
     const int k = active.active[i];
     const ContactPoint& c = points.points[k];
     const Body& body1 = model.bodies[c.body1];
@@ -148,8 +152,12 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
     const bool slid = memory
                           ? memory->status == ContactStatus::sliding
                           : std::hypot(points.u_zero[k](1), points.u_zero[k](2)) > kStickVelocity;
+    // The Hertz patch's radius (elliptic integrals) only where a Contensou law needs it.
+    const bool hertz_patch = D == kWrench && laws.coupling != NonsmoothLaws::Coupling::none &&
+                             !(laws.patch_radius > 0.0);
     set_law(p.laws[i], laws, slid ? laws.mu_k : laws.mu_s, model.time_step, memory,
-            patch_area_radius(c.curvature1, c.curvature2, model.solver.sharp_radius));
+            hertz_patch ? patch_area_radius(c.curvature1, c.curvature2, model.solver.sharp_radius)
+                        : 0.0);
 
     const JacobianD<D> J1 = side_jacobian<D>(points, k, 0);
     const JacobianD<D> J2 = side_jacobian<D>(points, k, 1);

@@ -13,7 +13,10 @@ void broadphase(const Model& model, const State& state, const FreeMotion& motion
   // World pose and AABB of every shape, grown by the contact margin plus the distance its surface
   // can travel in one step (h (|v| + |ω| reach)), so that the active-set rule sees every contact
   // that could close during the step. Fixed bodies are recomputed too: cheap, no caching rules.
-  for (std::size_t s = 0; s < nshapes; ++s) {
+  const auto n = static_cast<std::ptrdiff_t>(nshapes);
+#pragma omp parallel for schedule(static) if (n >= model.solver.parallel_loop_min)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const auto s = static_cast<std::size_t>(i);
     const int b = model.shape_body[s];
     const Pose X_WB{motion.x_c[b] - motion.q_c[b] * model.bodies[b].com_B, motion.q_c[b]};
     out.X_WS[s] = X_WB * model.shapes[s].pose_BS;

@@ -17,8 +17,13 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
   const double h = model.time_step;
   const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
   const std::size_t nbodies = model.bodies.size();
-  report.rotation_failures = 0;
-  for (std::size_t b = 0; b < nbodies; ++b) {
+  const auto n = static_cast<std::ptrdiff_t>(nbodies);
+  int failures = 0;
+  // Body by body, each into its own slots (parallel from parallel_loop_min bodies on).
+#pragma omp parallel for schedule(static) reduction(+ : failures) \
+    if (n >= model.solver.parallel_loop_min)
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const auto b = static_cast<std::size_t>(i);
     const Body& body = model.bodies[b];
     if (body.fixed) {
       out.x_c[b] = state.x_WC[b];
@@ -40,7 +45,7 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
           state.q_WB[b], body.inertia_B, model.compiled.inv_inertia_B[b], omega0_B, 0.5 * h, 0.5);
       out.q_c[b] = drift.q_WB;
       omega_c_B = drift.omega_B;
-      if (!drift.converged) ++report.rotation_failures;
+      if (!drift.converged) ++failures;
     } else {
       out.x_c[b] = state.x_WC[b];
       out.q_c[b] = state.q_WB[b];
@@ -51,6 +56,7 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
     out.v_free[b] = state.v_WC[b] + h * model.gravity;
     out.w_free[b] = out.w_pre[b];
   }
+  report.rotation_failures = failures;
 }
 
 }  // namespace coulomb::stages
