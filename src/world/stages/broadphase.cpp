@@ -1,4 +1,6 @@
 // Stage 2: shape poses at the contact configuration, bounding boxes, candidate pairs.
+#include <coulomb/math/parallel.hpp>
+
 #include <cmath>
 
 #include "stages/stages.hpp"
@@ -14,8 +16,7 @@ void broadphase(const Model& model, const State& state, const FreeMotion& motion
   // can travel in one step (h (|v| + |ω| reach)), so that the active-set rule sees every contact
   // that could close during the step. Fixed bodies are recomputed too: cheap, no caching rules.
   const auto n = static_cast<std::ptrdiff_t>(nshapes);
-#pragma omp parallel for schedule(static) if (n >= model.solver.parallel_loop_min)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
+  parallel_for(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t i) {
     const auto s = static_cast<std::size_t>(i);
     const int b = model.shape_body[s];
     const Pose X_WB{motion.x_c[b] - motion.q_c[b] * model.bodies[b].com_B, motion.q_c[b]};
@@ -25,7 +26,7 @@ void broadphase(const Model& model, const State& state, const FreeMotion& motion
                              ? 0.0
                              : h * (state.v_WC[b].norm() + state.w_W[b].norm() * reach);
     out.aabbs[s] = compute_aabb(model.shapes[s].geometry, out.X_WS[s], margin + out.shape_sweep[s]);
-  }
+  });
   const BroadphaseInput input{out.aabbs, model.shape_body, model.compiled.shape_fixed};
   out.broadphase.find_pairs(input, out.pairs);
   report.candidate_pairs = static_cast<int>(out.pairs.size());

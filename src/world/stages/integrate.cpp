@@ -16,6 +16,7 @@
 // Moreau–Jean with θ = 1/2): the gravity terms cancel (x_{k+1} − x_k = h (v_k + v_{k+1})/2),
 // the drifts keep the rotational energy, and ½ Lᵀ I_c⁻¹ L changes by ΔL·(ω_pre + ω_post)/2.
 #include <coulomb/dynamics/rigid_body.hpp>
+#include <coulomb/math/parallel.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -87,14 +88,11 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   // Kick, then the rest of the motion, and the work of the impulses, body by body, each into its
   // own slots (parallel from parallel_loop_min bodies on).
   out.work.assign(nbodies, 0.0);
-  int failures = 0;
   const auto n = static_cast<std::ptrdiff_t>(nbodies);
-#pragma omp parallel for schedule(static) reduction(+ : failures) \
-    if (n >= model.solver.parallel_loop_min)
-  for (std::ptrdiff_t ib = 0; ib < n; ++ib) {
+  const int failures = parallel_count(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t ib) {
     const auto b = static_cast<std::size_t>(ib);
     const Body& body = model.bodies[b];
-    if (body.fixed) continue;
+    if (body.fixed) return 0;
     const Vec3 v0 = state.v_WC[b];
     const Vec3 v1 = motion.v_free[b] + body.inv_mass() * out.impulse_force[b];
     out.L_end[b] = motion.L_start[b] + out.impulse_torque[b];
@@ -115,11 +113,11 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
       state.x_WC[b] = motion.x_c[b] + (0.5 * h) * v1;
     else
       state.x_WC[b] += h * (theta * v1 + (1.0 - theta) * v0);
-    if (!drift.converged) ++failures;
     state.q_WB[b] = drift.q_WB;
     state.v_WC[b] = v1;
     state.w_W[b] = drift.q_WB * drift.omega_B;
-  }
+    return drift.converged ? 0 : 1;
+  });
   report.rotation_failures += failures;
 
   // The work in body order (the same sum whatever the threads); the first non-finite body.
@@ -179,8 +177,7 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   state.contacts.resize(npoints);
   // Point by point, each into its own slots (parallel from parallel_loop_min points on).
   const auto np = static_cast<std::ptrdiff_t>(npoints);
-#pragma omp parallel for schedule(static) if (np >= model.solver.parallel_loop_min)
-  for (std::ptrdiff_t ik = 0; ik < np; ++ik) {
+  parallel_for(np, model.solver.parallel_loop_min, [&](std::ptrdiff_t ik) {
     const auto k = static_cast<std::size_t>(ik);
     const ContactPoint& c = points.points[k];
     const int i = active.active_of_point[k];
@@ -207,7 +204,7 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
       out.impulse[k] = force_impulse(contact, i);
       out.moment[k] = moment_impulse(contact, i);
       // Stick is judged on the law's velocity (zero slip in the law means sticking).
-      const double slip = std::hypot(xi(1), xi(2));
+      const double slip = norm2d(xi(1), xi(2));
       out.status[k] = out.impulse[k].x() <= 0.0 ? ContactStatus::separated
                       : slip <= kStickVelocity  ? ContactStatus::sticking
                                                 : ContactStatus::sliding;
@@ -238,7 +235,7 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     memory.r1_W = I - motion.x_c[c.body1];
     memory.r2_W = I - motion.x_c[c.body2];
     state.contacts[k] = memory;
-  }
+  });
   // Sorted by key (the points come pair by pair, usually in key order already).
   const auto by_key = [](const ContactMemory& a, const ContactMemory& b) { return a.key < b.key; };
   if (!std::is_sorted(state.contacts.begin(), state.contacts.end(), by_key))

@@ -10,6 +10,7 @@
 // with J(c_{k−1}) rebuilt from the frame and lever arms the contact memory keeps. A point without
 // memory (or whose normal turned by more than kMemoryCos) uses J(c_k) ν_k.
 #include <coulomb/contact/kinematics.hpp>
+#include <coulomb/math/parallel.hpp>
 
 #include <algorithm>
 
@@ -89,8 +90,7 @@ void kinematics(const Model& model, const State& state, const FreeMotion& motion
   out.active.clear();
   // Point by point, each into its own slots (parallel from parallel_loop_min points on).
   const auto n = static_cast<std::ptrdiff_t>(npoints);
-#pragma omp parallel for schedule(static) if (n >= model.solver.parallel_loop_min)
-  for (std::ptrdiff_t i = 0; i < n; ++i) {
+  parallel_for(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t i) {
     const auto k = static_cast<std::size_t>(i);
     ContactPoint& c = points.points[k];
     const int b1 = c.body1, b2 = c.body2;
@@ -149,7 +149,7 @@ void kinematics(const Model& model, const State& state, const FreeMotion& motion
                       model.solver.activation_distance;
     }
     points.predicted_gap[k] = predicted_gap;
-  }
+  });
   // The active set, in point order.
   for (std::size_t k = 0; k < npoints; ++k) {
     if (points.predicted_gap[k] <= 0.0) {
