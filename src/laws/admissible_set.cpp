@@ -12,7 +12,7 @@ Vec3 CircularCone::project(const Vec3& x) const {
   // μ = 0: the half-line {t = 0, n >= 0}. Not left to the general test ‖t‖ <= μ n, which reads
   // 0 <= 0 for t = 0 and n < 0 and would return x (outside the set).
   if (mu == 0.0) return {std::max(n, 0.0), 0.0, 0.0};
-  const double tn = std::hypot(x[1], x[2]);
+  const double tn = norm2d(x[1], x[2]);
   // Inside the cone (μ > 0, so n >= ‖t‖/μ >= 0 here); inside the polar cone: the apex; else onto
   // the boundary ray through the tangential direction of x (tn > 0 here).
   if (tn <= mu * n) return x;

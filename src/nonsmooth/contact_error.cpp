@@ -57,7 +57,7 @@ double force_error(const Problem& problem, const std::vector<Vec3>& r, const std
   for (int a = 0; a < nc; ++a) {
     const double mu = problem.laws[a];
     const Vec3& ua = u[a];
-    const Vec3 x(r[a][0] - ua[0] - mu * std::hypot(ua[1], ua[2]), r[a][1] - ua[1], r[a][2] - ua[2]);
+    const Vec3 x(r[a][0] - ua[0] - mu * norm2d(ua[1], ua[2]), r[a][1] - ua[1], r[a][2] - ua[2]);
     sum += (r[a] - project_on_cone(x, mu)).squaredNorm();
     q2 += problem.q[a].squaredNorm();
   }

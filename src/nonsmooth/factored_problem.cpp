@@ -7,6 +7,8 @@
 
 #include <coulomb/nonsmooth/factored_problem.hpp>
 
+#include <coulomb/math/parallel.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -65,12 +67,13 @@ void FactoredProblem<N>::finish() {
     g.template bottomRows<3>() = inv_inertia[b] * J.template rightCols<3>().transpose();
     return g;
   };
-  for (std::size_t a = 0; a < nc; ++a) {
+  parallel_for(contact_count, kColorThreshold, [&](std::ptrdiff_t ia) {
+    const auto a = static_cast<std::size_t>(ia);
     G1[a] = inverse_mass_times(J1[a], body1[a]);
     G2[a] = inverse_mass_times(J2[a], body2[a]);
     w_diag[a].noalias() = J1[a] * G1[a];
     w_diag[a].noalias() += J2[a] * G2[a];
-  }
+  });
 
   // The contacts of each body, in contact order (CSR).
   body_contacts_start.assign(nb + 1, 0);
@@ -124,8 +127,8 @@ void FactoredProblem<N>::finish() {
 template <int N>
 void FactoredProblem<N>::body_velocity(const std::vector<Vec>& r, std::vector<Vec6d>& nu) const {
   nu.resize(static_cast<std::size_t>(body_count));
-#pragma omp parallel for schedule(static) if (body_count >= kColorThreshold)
-  for (int b = 0; b < body_count; ++b) {
+  parallel_for(body_count, kColorThreshold, [&](std::ptrdiff_t ib) {
+    const auto b = static_cast<std::int32_t>(ib);
     Vec6d v = Vec6d::Zero();
     for (std::int32_t e = body_contacts_start[b]; e < body_contacts_start[b + 1]; ++e) {
       const std::int32_t a = body_contacts[e];
@@ -133,19 +136,19 @@ void FactoredProblem<N>::body_velocity(const std::vector<Vec>& r, std::vector<Ve
       if (body2[a] == b) v.noalias() += G2[a] * r[a];
     }
     nu[b] = v;
-  }
+  });
 }
 
 template <int N>
 void FactoredProblem<N>::contact_velocity(const std::vector<Vec6d>& nu, std::vector<Vec>& u) const {
   u.resize(static_cast<std::size_t>(contact_count));
-#pragma omp parallel for schedule(static) if (contact_count >= kColorThreshold)
-  for (int a = 0; a < contact_count; ++a) {
+  parallel_for(contact_count, kColorThreshold, [&](std::ptrdiff_t ia) {
+    const auto a = static_cast<std::int32_t>(ia);
     Vec ua = q[a];
     if (body1[a] >= 0) ua.noalias() += J1[a] * nu[body1[a]];
     if (body2[a] >= 0) ua.noalias() += J2[a] * nu[body2[a]];
     u[a] = ua;
-  }
+  });
 }
 
 template <int N>

@@ -4,6 +4,7 @@
 // PROX shares (prox.cpp). The problem type gives the blocks; the caller gives the exact local
 // solve and the error measure. See nsgs.cpp for the method and its references.
 
+#include <coulomb/math/parallel.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
 
 #include <algorithm>
@@ -125,10 +126,9 @@ class FactoredSweep {
     }
     for (int c = 0; c < colors; ++c) {
       const std::int32_t begin = p_.color_start[c], end = p_.color_start[c + 1];
-      [[maybe_unused]] const bool parallel = end - begin >= parallel_colour_min_;
-#pragma omp parallel for schedule(static) reduction(+ : failures) if (parallel)
-      for (std::int32_t k = begin; k < end; ++k)
-        failures += relax(p_.order[k], r, omega, local_solve) ? 0 : 1;
+      failures += parallel_count(end - begin, parallel_colour_min_, [&](std::ptrdiff_t k) {
+        return relax(p_.order[begin + k], r, omega, local_solve) ? 0 : 1;
+      });
     }
     return failures;
   }

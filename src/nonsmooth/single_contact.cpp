@@ -184,7 +184,7 @@ bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, do
   wm.computeInverseAndDetWithCheck(winv, det, invertible, 0.0);
   if (invertible) {
     const Vec3 rs = -winv * q;
-    if (rs.allFinite() && std::hypot(rs[1], rs[2]) <= mu * rs[0]) {
+    if (rs.allFinite() && norm2d(rs[1], rs[2]) <= mu * rs[0]) {
       r = rs;
       const double e = single_contact_residual(w, q, mu, r) / qn;
       if (e <= tolerance) return true;

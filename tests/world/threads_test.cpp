@@ -1,10 +1,12 @@
 // Results do not depend on the number of threads (issue 12: "all cores, deterministic"). The
 // contact solve relaxes the contacts of one colour in parallel from kColorThreshold contacts on
 // (src/nonsmooth/nsgs_loop.hpp): each body's velocity change is written by one contact of a
-// colour, so the arithmetic is the same whatever the threads. A cubic block of 12³ touching
-// spheres with seeded random velocities on a floor (about 3000 active contacts, above the
-// threshold; every colour relaxed in parallel, parallel_colour_min = 1), stepped 1, 2 and 4
-// threads: every pose and velocity bit for bit equal.
+// colour, so the arithmetic is the same whatever the threads. The stages' loops over bodies,
+// shapes, pairs, points and contacts run in parallel from parallel_loop_min items on, each item
+// into its own slots, sums in a fixed order (here every loop, parallel_loop_min = 1). A cubic block
+// of 12³ touching spheres with seeded random velocities on a floor (about 3000 active contacts,
+// above the threshold; every colour relaxed in parallel, parallel_colour_min = 1), stepped 1, 2 and
+// 4 threads: every pose and velocity bit for bit equal.
 #include <coulomb/nonsmooth/factored_problem.hpp>
 #include <coulomb/world/world.hpp>
 
@@ -36,6 +38,7 @@ struct Block {
     model.solver.max_iterations = kSweeps;
     model.solver.kind = SolverKind::nsgs;  // the parallel sweep is what is tested
     model.solver.parallel_colour_min = 1;  // every colour in parallel (default: large ones only)
+    model.solver.parallel_loop_min = 1;    // every stage loop in parallel (default: large ones)
     testing::add_body(model, state, {.name = "floor", .fixed = true}, {testing::plane_shape()});
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<double> speed(-0.2, 0.2);
@@ -89,6 +92,17 @@ TEST(Threads, StepsAreBitIdenticalForOneTwoAndFourThreads) {
     EXPECT_TRUE(same_bits(end[0].q_WB, end[t].q_WB)) << t;
     EXPECT_TRUE(same_bits(end[0].v_WC, end[t].v_WC)) << t;
     EXPECT_TRUE(same_bits(end[0].w_W, end[t].w_W)) << t;
+    // The contact memory (the narrowphase's points in order, their impulses and frames).
+    ASSERT_EQ(end[0].contacts.size(), end[t].contacts.size()) << t;
+    for (std::size_t k = 0; k < end[0].contacts.size(); ++k) {
+      const ContactMemory& a = end[0].contacts[k];
+      const ContactMemory& b = end[t].contacts[k];
+      EXPECT_TRUE(a.key == b.key && std::memcmp(&a.impulse, &b.impulse, sizeof a.impulse) == 0 &&
+                  std::memcmp(&a.n_W, &b.n_W, sizeof a.n_W) == 0 &&
+                  std::memcmp(&a.r1_W, &b.r1_W, sizeof a.r1_W) == 0)
+          << t << " contact " << k;
+    }
+    EXPECT_EQ(std::memcmp(&end[0].dissipated, &end[t].dissipated, sizeof(double)), 0) << t;
   }
 #endif
 }

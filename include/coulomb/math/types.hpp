@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <cmath>
 #include <limits>
 
 namespace coulomb {
@@ -34,6 +35,11 @@ struct Pose {
 };
 
 /// Skew-symmetric matrix such that skew(a) * b = a × b.
+/// √(a² + b²) without std::hypot's guard against overflow and underflow of the squares (|a|, |b|
+/// between 1e-154 and 1e154, which impulses [N s] and velocities [m/s] are): glibc's hypot took
+/// 13 % of a box tower's step. For the solvers' hot loops (the cone projection, the error).
+[[nodiscard]] inline double norm2d(double a, double b) { return std::sqrt(a * a + b * b); }
+
 [[nodiscard]] inline Mat3 skew(const Vec3& a) {
   Mat3 s;
   s << 0, -a.z(), a.y(), a.z(), 0, -a.x(), -a.y(), a.x(), 0;

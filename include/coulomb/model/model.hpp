@@ -156,6 +156,11 @@ struct SolverSettings {
   /// default kParallelColourMin = 4096). Not a scene key: it changes speed, never results (the
   /// threads test lowers it to run the parallel path on a small scene).
   int parallel_colour_min = 4096;
+  /// Items (bodies, shapes, pairs, points, contacts) a loop of the step's stages needs to run on
+  /// every core (OpenMP; kParallelLoopMin by default). Not a scene key: each item is computed by
+  /// one thread into its own slot and every sum keeps its order, so it changes speed, never
+  /// results (the threads test lowers it).
+  int parallel_loop_min = 2048;
   double theta = 0.5;                                   ///< θ of the θ-method [-], in [0.5, 1]
   ActiveSetRule active_set = ActiveSetRule::predicted;  ///< see ActiveSetRule
   double contact_margin = 1e-3;  ///< narrowphase reports points with gap ≤ margin [m]

@@ -107,7 +107,9 @@ struct ShapeFrames {
 /// Stages narrowphase (points) and kinematics (the rest, and the points' tangents): the contact
 /// points and their kinematics at the contact configuration (npoints).
 struct ContactPoints {
-  std::vector<ContactPoint> points;           ///< (npoints)
+  std::vector<ContactPoint> points;  ///< (npoints)
+  /// Scratch of the parallel narrowphase: the points of each chunk of pairs, joined in order.
+  std::vector<std::vector<ContactPoint>> chunk_points;
   std::vector<std::int32_t> memory_of_point;  ///< (npoints) index in State::contacts or -1
   /// (npoints) 1 when the point's memory says it was moving (sliding, spinning, rolling) at the
   /// last step: the midpoint scheme then puts the tangential and angular rows of the law at the
@@ -188,6 +190,7 @@ struct StepResults {
   std::vector<Vec3> v_mean;
   std::vector<Vec3> w_mean;  ///< (nbodies) (ω_pre + ω_post)/2 at the contact configuration [rad/s]
   std::vector<Vec3> L_end;   ///< (nbodies) world angular momentum after the impulses [kg m²/s]
+  std::vector<double> work;  ///< (nbodies) work of the impulses on the body [J] (fixed: 0)
   /// `impulse` and `moment` hold forces [N] and moments [N m] at the end of the step (the
   /// compliant formulation), not impulses over the step.
   bool forces = false;

@@ -19,6 +19,7 @@
 // for every contact (a moment with a zero bound is zero).
 #include <coulomb/compliant/geometry.hpp>
 #include <coulomb/laws/hertz.hpp>
+#include <coulomb/math/parallel.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -125,7 +126,10 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
 
   // Per active contact: the laws of its material pair, the memory of the last step (warm start
   // and stick/slip status), the Jacobian of each side, the free velocity q.
-  for (std::size_t i = 0; i < nactive; ++i) {
+  // Contact by contact, each into its own slots (parallel from parallel_loop_min contacts on).
+  const auto n = static_cast<std::ptrdiff_t>(nactive);
+  parallel_for(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t ii) {
+    const auto i = static_cast<std::size_t>(ii);
     const int k = active.active[i];
     const ContactPoint& c = points.points[k];
     const Body& body1 = model.bodies[c.body1];
@@ -145,11 +149,14 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
     // points already slip at the start of the step; μ_s for a contact that stuck or a new one at
     // rest. So a block at rest starts to slide exactly at tan α = μ_s, and a sliding block keeps
     // μ_k until the step in which it stops, then μ_s holds it.
-    const bool slid = memory
-                          ? memory->status == ContactStatus::sliding
-                          : std::hypot(points.u_zero[k](1), points.u_zero[k](2)) > kStickVelocity;
+    const bool slid = memory ? memory->status == ContactStatus::sliding
+                             : norm2d(points.u_zero[k](1), points.u_zero[k](2)) > kStickVelocity;
+    // The Hertz patch's radius (elliptic integrals) only where a Contensou law needs it.
+    const bool hertz_patch = D == kWrench && laws.coupling != NonsmoothLaws::Coupling::none &&
+                             !(laws.patch_radius > 0.0);
     set_law(p.laws[i], laws, slid ? laws.mu_k : laws.mu_s, model.time_step, memory,
-            patch_area_radius(c.curvature1, c.curvature2, model.solver.sharp_radius));
+            hertz_patch ? patch_area_radius(c.curvature1, c.curvature2, model.solver.sharp_radius)
+                        : 0.0);
 
     const JacobianD<D> J1 = side_jacobian<D>(points, k, 0);
     const JacobianD<D> J2 = side_jacobian<D>(points, k, 1);
@@ -164,7 +171,7 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
     // The law's velocity ξ = u⁺ + u_c − (I − E) u_0 (Newton's restitution per component).
     q += law_shift(points, k, laws).template head<D>();
     p.q[i] = q;
-  }
+  });
   // M⁻¹ Jᵀ of each side, W_αα, the contacts of each body, the visiting order.
   p.finish();
 }

@@ -1,4 +1,6 @@
 // Stage 2: shape poses at the contact configuration, bounding boxes, candidate pairs.
+#include <coulomb/math/parallel.hpp>
+
 #include <cmath>
 
 #include "stages/stages.hpp"
@@ -13,7 +15,9 @@ void broadphase(const Model& model, const State& state, const FreeMotion& motion
   // World pose and AABB of every shape, grown by the contact margin plus the distance its surface
   // can travel in one step (h (|v| + |ω| reach)), so that the active-set rule sees every contact
   // that could close during the step. Fixed bodies are recomputed too: cheap, no caching rules.
-  for (std::size_t s = 0; s < nshapes; ++s) {
+  const auto n = static_cast<std::ptrdiff_t>(nshapes);
+  parallel_for(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t i) {
+    const auto s = static_cast<std::size_t>(i);
     const int b = model.shape_body[s];
     const Pose X_WB{motion.x_c[b] - motion.q_c[b] * model.bodies[b].com_B, motion.q_c[b]};
     out.X_WS[s] = X_WB * model.shapes[s].pose_BS;
@@ -22,7 +26,7 @@ void broadphase(const Model& model, const State& state, const FreeMotion& motion
                              ? 0.0
                              : h * (state.v_WC[b].norm() + state.w_W[b].norm() * reach);
     out.aabbs[s] = compute_aabb(model.shapes[s].geometry, out.X_WS[s], margin + out.shape_sweep[s]);
-  }
+  });
   const BroadphaseInput input{out.aabbs, model.shape_body, model.compiled.shape_fixed};
   out.broadphase.find_pairs(input, out.pairs);
   report.candidate_pairs = static_cast<int>(out.pairs.size());

@@ -104,9 +104,9 @@ void correct(const Model& model, const ActiveSet& active, const ContactBuffers<N
 
   // The multipliers κ, then the displacement of every body.
   double left = 0.0;
-  report.correction_sweeps = solve_positions(contact.problem, out.target_gap,
-                                             model.solver.position_tolerance, out.kappa,
-                                             out.displacement, left);
+  report.correction_sweeps =
+      solve_positions(contact.problem, out.target_gap, model.solver.position_tolerance, out.kappa,
+                      out.displacement, left);
   report.penetration_left = left;
   const std::size_t nbodies = model.bodies.size();
   out.dx.assign(nbodies, Vec3::Zero());
@@ -142,6 +142,6 @@ void correct(const Model& model, const ActiveSet& active, const ContactBuffers<N
 template void correct<kForce>(const Model&, const ActiveSet&, const ContactBuffers<kForce>&,
                               const StepResults&, State&, PositionStage&, StepReport&);
 template void correct<kWrench>(const Model&, const ActiveSet&, const ContactBuffers<kWrench>&,
-                              const StepResults&, State&, PositionStage&, StepReport&);
+                               const StepResults&, State&, PositionStage&, StepReport&);
 
 }  // namespace coulomb::stages

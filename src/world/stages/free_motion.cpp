@@ -8,6 +8,7 @@
 //   v_free = v_k + h g,  ω_free = ω_pre.
 // Moreau–Jean: the contact configuration is the start (x_c = x_k, R_c = R_k), ω_pre = ω_k.
 #include <coulomb/dynamics/rigid_body.hpp>
+#include <coulomb/math/parallel.hpp>
 
 #include "stages/stages.hpp"
 
@@ -17,8 +18,10 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
   const double h = model.time_step;
   const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
   const std::size_t nbodies = model.bodies.size();
-  report.rotation_failures = 0;
-  for (std::size_t b = 0; b < nbodies; ++b) {
+  const auto n = static_cast<std::ptrdiff_t>(nbodies);
+  // Body by body, each into its own slots (parallel from parallel_loop_min bodies on).
+  const int failures = parallel_count(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t i) {
+    const auto b = static_cast<std::size_t>(i);
     const Body& body = model.bodies[b];
     if (body.fixed) {
       out.x_c[b] = state.x_WC[b];
@@ -28,19 +31,20 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
       out.v_free[b].setZero();
       out.w_free[b].setZero();
       out.inv_inertia_W[b].setZero();
-      continue;
+      return 0;
     }
     const Mat3 R0 = state.q_WB[b].toRotationMatrix();
     const Vec3 omega0_B = R0.transpose() * state.w_W[b];
     out.L_start[b] = R0 * (body.inertia_B * omega0_B);
     Vec3 omega_c_B = omega0_B;
+    int failed = 0;
     if (midpoint) {
       out.x_c[b] = state.x_WC[b] + (0.5 * h) * state.v_WC[b];
       const FreeRotation drift = rotate_free(
           state.q_WB[b], body.inertia_B, model.compiled.inv_inertia_B[b], omega0_B, 0.5 * h, 0.5);
       out.q_c[b] = drift.q_WB;
       omega_c_B = drift.omega_B;
-      if (!drift.converged) ++report.rotation_failures;
+      if (!drift.converged) failed = 1;
     } else {
       out.x_c[b] = state.x_WC[b];
       out.q_c[b] = state.q_WB[b];
@@ -50,7 +54,9 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
     out.w_pre[b] = Rc * omega_c_B;
     out.v_free[b] = state.v_WC[b] + h * model.gravity;
     out.w_free[b] = out.w_pre[b];
-  }
+    return failed;
+  });
+  report.rotation_failures = failures;
 }
 
 }  // namespace coulomb::stages

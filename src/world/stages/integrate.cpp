@@ -16,6 +16,7 @@
 // Moreau–Jean with θ = 1/2): the gravity terms cancel (x_{k+1} − x_k = h (v_k + v_{k+1})/2),
 // the drifts keep the rotational energy, and ½ Lᵀ I_c⁻¹ L changes by ΔL·(ω_pre + ω_post)/2.
 #include <coulomb/dynamics/rigid_body.hpp>
+#include <coulomb/math/parallel.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -84,21 +85,22 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     out.impulse_torque[c.body1] += p1.tail<3>() - m_W;
   }
 
-  // Kick, then the rest of the motion; work of the impulses; the first non-finite body.
-  double work = 0.0;
-  report.finite = true;
-  report.non_finite_body = -1;
-  report.non_finite_quantity = StateQuantity::none;
-  for (std::size_t b = 0; b < nbodies; ++b) {
+  // Kick, then the rest of the motion, and the work of the impulses, body by body, each into its
+  // own slots (parallel from parallel_loop_min bodies on).
+  out.work.assign(nbodies, 0.0);
+  const auto n = static_cast<std::ptrdiff_t>(nbodies);
+  const int failures = parallel_count(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t ib) {
+    const auto b = static_cast<std::size_t>(ib);
     const Body& body = model.bodies[b];
-    if (body.fixed) continue;
+    if (body.fixed) return 0;
     const Vec3 v0 = state.v_WC[b];
     const Vec3 v1 = motion.v_free[b] + body.inv_mass() * out.impulse_force[b];
     out.L_end[b] = motion.L_start[b] + out.impulse_torque[b];
     const Vec3 w_post = motion.inv_inertia_W[b] * out.L_end[b];
     out.v_mean[b] = 0.5 * (v0 + v1);
     out.w_mean[b] = 0.5 * (motion.w_pre[b] + w_post);
-    work += out.impulse_force[b].dot(out.v_mean[b]) + out.impulse_torque[b].dot(out.w_mean[b]);
+    out.work[b] =
+        out.impulse_force[b].dot(out.v_mean[b]) + out.impulse_torque[b].dot(out.w_mean[b]);
 
     // The rest of the motion: from the contact configuration for the midpoint scheme (second
     // half step), from the start for Moreau–Jean (whole step).
@@ -111,18 +113,28 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
       state.x_WC[b] = motion.x_c[b] + (0.5 * h) * v1;
     else
       state.x_WC[b] += h * (theta * v1 + (1.0 - theta) * v0);
-    if (!drift.converged) ++report.rotation_failures;
     state.q_WB[b] = drift.q_WB;
     state.v_WC[b] = v1;
     state.w_W[b] = drift.q_WB * drift.omega_B;
+    return drift.converged ? 0 : 1;
+  });
+  report.rotation_failures += failures;
 
+  // The work in body order (the same sum whatever the threads); the first non-finite body.
+  double work = 0.0;
+  report.finite = true;
+  report.non_finite_body = -1;
+  report.non_finite_quantity = StateQuantity::none;
+  for (std::size_t b = 0; b < nbodies; ++b) {
+    if (model.bodies[b].fixed) continue;
+    work += out.work[b];
     if (report.finite) {
       const StateQuantity bad = !finite(state.x_WC[b]) ? StateQuantity::position
                                 : !std::isfinite(state.q_WB[b].w()) || !finite(state.q_WB[b].vec())
                                     ? StateQuantity::orientation
-                                : !finite(v1)           ? StateQuantity::velocity
-                                : !finite(state.w_W[b]) ? StateQuantity::angular_velocity
-                                                        : StateQuantity::none;
+                                : !finite(state.v_WC[b]) ? StateQuantity::velocity
+                                : !finite(state.w_W[b])  ? StateQuantity::angular_velocity
+                                                         : StateQuantity::none;
       if (bad != StateQuantity::none) {
         report.finite = false;
         report.non_finite_body = static_cast<int>(b);
@@ -162,8 +174,11 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   out.status.resize(npoints);
   out.end_gap.resize(nactive);
   out.rebounding.resize(nactive);
-  state.contacts.clear();
-  for (std::size_t k = 0; k < npoints; ++k) {
+  state.contacts.resize(npoints);
+  // Point by point, each into its own slots (parallel from parallel_loop_min points on).
+  const auto np = static_cast<std::ptrdiff_t>(npoints);
+  parallel_for(np, model.solver.parallel_loop_min, [&](std::ptrdiff_t ik) {
+    const auto k = static_cast<std::size_t>(ik);
     const ContactPoint& c = points.points[k];
     const int i = active.active_of_point[k];
     const Vec3 w1 = model.bodies[c.body1].fixed ? Vec3::Zero() : Vec3(state.w_W[c.body1]);
@@ -189,7 +204,7 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
       out.impulse[k] = force_impulse(contact, i);
       out.moment[k] = moment_impulse(contact, i);
       // Stick is judged on the law's velocity (zero slip in the law means sticking).
-      const double slip = std::hypot(xi(1), xi(2));
+      const double slip = norm2d(xi(1), xi(2));
       out.status[k] = out.impulse[k].x() <= 0.0 ? ContactStatus::separated
                       : slip <= kStickVelocity  ? ContactStatus::sticking
                                                 : ContactStatus::sliding;
@@ -219,10 +234,12 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     memory.t2_W = c.t2_W;
     memory.r1_W = I - motion.x_c[c.body1];
     memory.r2_W = I - motion.x_c[c.body2];
-    state.contacts.push_back(memory);
-  }
-  std::sort(state.contacts.begin(), state.contacts.end(),
-            [](const ContactMemory& a, const ContactMemory& b) { return a.key < b.key; });
+    state.contacts[k] = memory;
+  });
+  // Sorted by key (the points come pair by pair, usually in key order already).
+  const auto by_key = [](const ContactMemory& a, const ContactMemory& b) { return a.key < b.key; };
+  if (!std::is_sorted(state.contacts.begin(), state.contacts.end(), by_key))
+    std::sort(state.contacts.begin(), state.contacts.end(), by_key);
 
   // The solver memory of `auto` for the next step.
   state.prefer_newton = contact.prefer_newton_next;

@@ -10,6 +10,7 @@
 // with J(c_{k−1}) rebuilt from the frame and lever arms the contact memory keeps. A point without
 // memory (or whose normal turned by more than kMemoryCos) uses J(c_k) ν_k.
 #include <coulomb/contact/kinematics.hpp>
+#include <coulomb/math/parallel.hpp>
 
 #include <algorithm>
 
@@ -87,7 +88,10 @@ void kinematics(const Model& model, const State& state, const FreeMotion& motion
   points.predicted_gap.resize(npoints);
   out.active_of_point.resize(npoints);
   out.active.clear();
-  for (std::size_t k = 0; k < npoints; ++k) {
+  // Point by point, each into its own slots (parallel from parallel_loop_min points on).
+  const auto n = static_cast<std::ptrdiff_t>(npoints);
+  parallel_for(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t i) {
+    const auto k = static_cast<std::size_t>(i);
     ContactPoint& c = points.points[k];
     const int b1 = c.body1, b2 = c.body2;
     const std::int32_t m = find_memory(state, c);
@@ -145,7 +149,10 @@ void kinematics(const Model& model, const State& state, const FreeMotion& motion
                       model.solver.activation_distance;
     }
     points.predicted_gap[k] = predicted_gap;
-    if (predicted_gap <= 0.0) {
+  });
+  // The active set, in point order.
+  for (std::size_t k = 0; k < npoints; ++k) {
+    if (points.predicted_gap[k] <= 0.0) {
       out.active_of_point[k] = static_cast<std::int32_t>(out.active.size());
       out.active.push_back(static_cast<std::int32_t>(k));
     } else {

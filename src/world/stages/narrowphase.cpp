@@ -1,6 +1,8 @@
 // Stage 3: contact points of the candidate pairs at the contact configuration.
 #include <coulomb/collision/narrowphase.hpp>
 
+#include <algorithm>
+
 #include "stages/stages.hpp"
 
 namespace coulomb::stages {
@@ -14,45 +16,69 @@ const NonsmoothLaws& laws_of_pair(const Model& model, const ShapePair& pair) {
   return model.compiled.laws[static_cast<std::size_t>(model.compiled.law_index(ma, mb))];
 }
 
+// The points of one candidate pair, appended to `points`.
+void collide_pair(const Model& model, const ShapeFrames& frames, const ShapePair& pair,
+                  std::vector<ContactPoint>& points) {
+  const std::size_t first = points.size();
+  collide(model.shapes[pair.a].geometry, frames.X_WS[pair.a], model.shapes[pair.b].geometry,
+          frames.X_WS[pair.b],
+          model.solver.contact_margin + frames.shape_sweep[pair.a] + frames.shape_sweep[pair.b],
+          points);
+  // The narrowphase fills geometry; the indices are ours (shape a is shape 1).
+  for (std::size_t k = first; k < points.size(); ++k) {
+    ContactPoint& c = points[k];
+    c.shape1 = pair.a;
+    c.shape2 = pair.b;
+    c.body1 = model.shape_body[pair.a];
+    c.body2 = model.shape_body[pair.b];
+  }
+  // A Coulomb–Contensou patch law models the whole contact patch of the pair: the points of a
+  // flat contact (a disk lying on a plane gives its rim) become one point at their centroid.
+  const std::size_t count = points.size() - first;
+  if (count > 1 && laws_of_pair(model, pair).coupling != NonsmoothLaws::Coupling::none) {
+    ContactPoint merged = points[first];
+    Vec3 p1 = Vec3::Zero(), p2 = Vec3::Zero();
+    double gap = 0.0;
+    for (std::size_t k = first; k < points.size(); ++k) {
+      p1 += points[k].p1_W;
+      p2 += points[k].p2_W;
+      gap += points[k].gap;
+    }
+    const double inv = 1.0 / static_cast<double>(count);
+    merged.p1_W = p1 * inv;
+    merged.p2_W = p2 * inv;
+    merged.gap = gap * inv;
+    merged.feature = 0;
+    points.resize(first + 1);
+    points[first] = merged;
+  }
+}
+
 }  // namespace
 
 void narrowphase(const Model& model, const ShapeFrames& frames, ContactPoints& out,
                  StepReport& report) {
   out.points.clear();
-  for (const ShapePair& pair : frames.pairs) {
-    const std::size_t first = out.points.size();
-    collide(model.shapes[pair.a].geometry, frames.X_WS[pair.a], model.shapes[pair.b].geometry,
-            frames.X_WS[pair.b],
-            model.solver.contact_margin + frames.shape_sweep[pair.a] + frames.shape_sweep[pair.b],
-            out.points);
-    // The narrowphase fills geometry; the indices are ours (shape a is shape 1).
-    for (std::size_t k = first; k < out.points.size(); ++k) {
-      ContactPoint& c = out.points[k];
-      c.shape1 = pair.a;
-      c.shape2 = pair.b;
-      c.body1 = model.shape_body[pair.a];
-      c.body2 = model.shape_body[pair.b];
+  const std::size_t npairs = frames.pairs.size();
+  if (static_cast<std::ptrdiff_t>(npairs) < model.solver.parallel_loop_min) {
+    for (const ShapePair& pair : frames.pairs) collide_pair(model, frames, pair, out.points);
+  } else {
+    // Contiguous ranges of pairs, one per chunk, each into its own buffer; the buffers joined in
+    // chunk order give the points in pair order, as the serial loop does, whatever the threads.
+    const std::size_t chunks = std::max<std::size_t>(1, std::min<std::size_t>(64, npairs / 256));
+    out.chunk_points.resize(chunks);
+    const auto nchunks = static_cast<std::ptrdiff_t>(chunks);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::ptrdiff_t t = 0; t < nchunks; ++t) {
+      std::vector<ContactPoint>& buffer = out.chunk_points[static_cast<std::size_t>(t)];
+      buffer.clear();
+      const std::size_t begin = npairs * static_cast<std::size_t>(t) / chunks;
+      const std::size_t end = npairs * static_cast<std::size_t>(t + 1) / chunks;
+      for (std::size_t i = begin; i < end; ++i)
+        collide_pair(model, frames, frames.pairs[i], buffer);
     }
-    // A Coulomb–Contensou patch law models the whole contact patch of the pair: the points of a
-    // flat contact (a disk lying on a plane gives its rim) become one point at their centroid.
-    const std::size_t count = out.points.size() - first;
-    if (count > 1 && laws_of_pair(model, pair).coupling != NonsmoothLaws::Coupling::none) {
-      ContactPoint merged = out.points[first];
-      Vec3 p1 = Vec3::Zero(), p2 = Vec3::Zero();
-      double gap = 0.0;
-      for (std::size_t k = first; k < out.points.size(); ++k) {
-        p1 += out.points[k].p1_W;
-        p2 += out.points[k].p2_W;
-        gap += out.points[k].gap;
-      }
-      const double inv = 1.0 / static_cast<double>(count);
-      merged.p1_W = p1 * inv;
-      merged.p2_W = p2 * inv;
-      merged.gap = gap * inv;
-      merged.feature = 0;
-      out.points.resize(first + 1);
-      out.points[first] = merged;
-    }
+    for (const std::vector<ContactPoint>& buffer : out.chunk_points)
+      out.points.insert(out.points.end(), buffer.begin(), buffer.end());
   }
   report.contact_points = static_cast<int>(out.points.size());
 }
