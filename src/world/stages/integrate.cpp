@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "stages/joints.hpp"
 #include "stages/stages.hpp"
 
 namespace coulomb::stages {
@@ -83,6 +84,8 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     out.impulse_force[c.body1] += p1.head<3>();
     out.impulse_torque[c.body1] += p1.tail<3>() - m_W;
   }
+  // The joint blocks' impulses, and the joint reactions (joints.cpp).
+  apply_joint_impulses(model, motion, contact, nactive, out);
 
   // Kick, then the rest of the motion; work of the impulses; the first non-finite body.
   double work = 0.0;
@@ -151,6 +154,8 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
         m.y() * w_mean.dot(c.t1_W) + m.z() * w_mean.dot(c.t2_W);
     by_kind[static_cast<std::size_t>(EnergyKind::pivoting)] -= m.x() * w_mean.dot(c.n_W);
   }
+
+  book_joint_work(model, contact, nactive, out, state);
 
   // Per point: impulse, end-of-step relative velocity, status, and (active points) the predicted
   // end-of-step gap for the position stage. Then the contact memory.
