@@ -109,6 +109,7 @@ JointGroup joint_group(const Joint& joint, int group, const JointSidePose& s1,
         g.J1.row(0) = -angular_row(x1);
         set_dot_row(g, 1, x2, y1);
         set_dot_row(g, 2, x2, z1);
+        g.C[0] = std::atan2(y2.dot(z1), y2.dot(y1));
         g.kind = {joint.friction_moment > 0.0 ? kFriction : kFree, kEquality, kEquality};
         return g;
       }

@@ -223,8 +223,11 @@ void Model::validate() {
         std::abs(j.axis_W.norm() - 1.0) > 1e-12)
       invalid(who + " needs a finite anchor and a unit axis");
     if (!(j.friction_moment >= 0.0) || !std::isfinite(j.friction_moment) ||
-        !(j.restitution >= 0.0 && j.restitution <= 1.0) || !std::isfinite(j.length))
-      invalid(who + " needs friction_moment >= 0, restitution in [0, 1], a finite length");
+        !(j.restitution >= 0.0 && j.restitution <= 1.0) || !std::isfinite(j.length) ||
+        !(j.lower <= 0.0 && 0.0 <= j.upper && j.lower < j.upper))
+      invalid(who +
+              " needs friction_moment >= 0, restitution in [0, 1], a finite length, limits "
+              "lower <= 0 <= upper");
   }
   const int nmat = static_cast<int>(materials.size());
   auto check_material = [nmat](int m, const std::string& who) {

@@ -34,8 +34,8 @@ void read_joints(const Reporter& r, const Field& f, Model& m) {
   const std::vector<std::string> types = {"ball", "hinge", "prismatic", "fixed", "distance"};
   for (const Field& e : sequence(r, f)) {
     const MapView map(r, e);
-    map.allow({"name", "type", "bodies", "anchor", "anchors", "axis", "friction_moment", "length",
-               "restitution"});
+    map.allow({"name", "type", "bodies", "anchor", "anchors", "axis", "friction_moment", "limits",
+               "length", "restitution"});
     if (m.solver.formulation != Formulation::nonsmooth)
       r.fail(e, fmt::format("{}: joints are constraints of the nonsmooth formulation; the "
                             "compliant formulation has none (solver: {{formulation: nonsmooth}})",
@@ -105,6 +105,22 @@ void read_joints(const Reporter& r, const Field& f, Model& m) {
       if (j.type != JointType::hinge)
         r.fail(*v, fmt::format("{}: only a hinge takes a friction moment", v->path));
       j.friction_moment = non_negative(r, *v, number(r, *v));
+    }
+    // limits: [lower, upper] about (hinge, rad) or along (prismatic, m) the axis, from t = 0.
+    if (auto v = map.get("limits")) {
+      if (j.type != JointType::hinge && j.type != JointType::prismatic)
+        r.fail(*v, fmt::format("{}: only hinge and prismatic joints take limits", v->path));
+      const std::vector<Field> ends = sequence(r, *v);
+      if (ends.size() != 2)
+        r.fail(*v, fmt::format("{}: [lower, upper], from the start's position", v->path));
+      j.lower = number(r, ends[0]);
+      j.upper = number(r, ends[1]);
+      if (!(j.lower <= 0.0 && 0.0 <= j.upper && j.lower < j.upper))
+        r.fail(*v, fmt::format("{}: lower <= 0 <= upper and lower < upper (the start lies "
+                               "within the limits), got [{}, {}]",
+                               v->path, j.lower, j.upper));
+      if (j.type == JointType::hinge && (j.lower < -kPi || j.upper > kPi))
+        r.fail(*v, fmt::format("{}: a hinge's limits lie within [-pi, pi] rad", v->path));
     }
     m.joints.push_back(j);
   }

@@ -74,6 +74,34 @@ TEST(JointRows, EveryJacobianMatchesFiniteDifferences) {
   }
 }
 
+TEST(JointRows, LimitRowsMatchFiniteDifferences) {
+  // The limit rows: the prismatic slide d·x1 (row 0 of its translational group) anywhere, and the
+  // hinge angle atan2(y2·z1, y2·y1) where the axes are parallel (which the hinge's other rows
+  // keep): its rate is row 0, x1·(ω2 − ω1). Bodies turned by 0.9 rad about the axis from the
+  // start, general twists.
+  const Vec3 v1(0.3, -0.8, 0.5), w1(1.1, 0.4, -0.7), v2(-0.6, 0.2, 0.9), w2(-0.5, 1.3, 0.8);
+  for (JointType type : {JointType::hinge, JointType::prismatic}) {
+    Joint j = make_joint(type, false);
+    const Mat3 R1(Eigen::AngleAxisd(0.9, Vec3(1, -1, 2).normalized()));
+    const Vec3 x1 = R1 * j.F1_B.col(0);
+    // Body 2 turned so that its joint frame is body 1's turned by 0.9 rad about x1.
+    const Mat3 R2 = Mat3(Eigen::AngleAxisd(0.9, x1)) * R1 * j.F1_B * j.F2_B.transpose();
+    const JointSidePose s1{Vec3(0.1, 0.2, -0.3), R1}, s2{Vec3(0.7, -0.4, 0.6), R2};
+    const int group = type == JointType::hinge ? 1 : 0;
+    const JointGroup g = joint_group(j, group, s1, s2);
+    if (type == JointType::hinge) EXPECT_NEAR(g.C[0], 0.9, 1e-14);  // round-off of atan2
+    Eigen::Matrix<double, 6, 1> n1, n2;
+    n1 << v1, w1;
+    n2 << v2, w2;
+    const double h = 1e-6;
+    const double fd = (joint_group(j, group, moved(s1, v1, w1, h), moved(s2, v2, w2, h)).C[0] -
+                       joint_group(j, group, moved(s1, v1, w1, -h), moved(s2, v2, w2, -h)).C[0]) /
+                      (2 * h);
+    // Central difference of O(1) data: 1e-8 as above.
+    EXPECT_NEAR((g.J1 * n1 + g.J2 * n2)[0], fd, 1e-8) << to_string(type);
+  }
+}
+
 TEST(JointRows, HingeAxisRowIsTheRelativeRotationRateAboutTheAxis) {
   // Row 0 of a hinge's rotational group: x1·(ω2 − ω1), so that its impulse is the moment about
   // the axis (the friction moment's row).

@@ -13,8 +13,11 @@
 ///
 ///   ball       T:  C = d (world axes), 3 equalities
 ///   hinge      T, and R_h: row 0 the axis x1 on ω2 − ω1 (free, or the friction moment
-///              |M| ≤ M_f: the box [−M_f h, M_f h] on the impulse), C1 = x2·y1, C2 = x2·z1
-///   prismatic  T_p: row 0 along x1 (free), C1 = d·y1, C2 = d·z1; and R_f
+///              |M| ≤ M_f: the box [−M_f h, M_f h] on the impulse), C1 = x2·y1, C2 = x2·z1;
+///              C0 = θ = atan2(y2·z1, y2·y1), the angle about the axis (its rate is row 0 while
+///              the axes are parallel), for the angle limits
+///   prismatic  T_p: row 0 along x1 (free; C0 = d·x1 for the limits), C1 = d·y1, C2 = d·z1;
+///              and R_f
 ///   fixed      T and R_f: C = (y2·z1, z2·x1, x2·y1), 3 rotational equalities
 ///   distance   D: C0 = L − |d| ≥ 0, unilateral (a string: it pulls, never pushes), rows 1, 2
 ///              unused; active when the end-of-step C is predicted ≤ 0; Newton restitution e
@@ -56,6 +59,9 @@ struct Joint {
   Vec3 axis_W = Vec3::UnitX();
   /// Hinge: friction moment bound M_f [N m] (0: frictionless).
   double friction_moment = 0.0;
+  /// Hinge: limits of the angle about the axis from its value at t = 0 [rad]; prismatic: of the
+  /// slide along the axis from t = 0 [m]; −∞/+∞: none. Unilateral rows (docs/joints.md).
+  double lower = -kInf, upper = kInf;
   /// Distance: the string's length L [m] (≤ 0 when set from the anchors by attach_joints).
   double length = 0.0;
   /// Distance: Newton restitution of the string when it becomes taut [-], in [0, 1].

@@ -49,6 +49,12 @@ Vec3 group_rate(const JointGroup& g, const Joint& j, const std::vector<Vec3>& v,
   return u;
 }
 
+// Row 0 of this group carries the joint's limits (hinge angle, prismatic slide).
+bool limited(const Joint& j, int group) {
+  return (j.type == JointType::hinge && group == 1) ||
+         (j.type == JointType::prismatic && group == 0);
+}
+
 }  // namespace
 
 template <int N>
@@ -95,6 +101,20 @@ void assemble_joints(const Model& model, const State& state, const FreeMotion& m
             law.hi[i] = kInf;
             shift[i] = u_c[i] - (1.0 - j.restitution) * u_0[i];
             break;
+        }
+      }
+      // Limits (hinge angle, prismatic slide) on row 0 of the hinge's rotational group or the
+      // prismatic joint's translational group: active when the end-of-step C0 is predicted
+      // beyond a limit; the unilateral part widens the row's box on one side (lower: r ≥ −b,
+      // upper: r ≤ b, b the friction bound or 0) and takes the closed-contact law (e = 0).
+      if (limited(j, group)) {
+        const double end = g.C[0] + c * u_free[0];
+        if (end <= j.lower + model.solver.activation_distance) {
+          law.hi[0] = kInf;
+          shift[0] = u_c[0] - u_0[0];
+        } else if (end >= j.upper - model.solver.activation_distance) {
+          law.lo[0] = -kInf;
+          shift[0] = u_c[0] - u_0[0];
         }
       }
       // A string enters the problem when it is predicted taut at the end of the step.
@@ -183,10 +203,16 @@ void correct_joints(const Model& model, State& state, StepReport& report) {
   const std::size_t nbodies = model.bodies.size();
   // The groups at the current poses, with the position law of each row: equality rows (−∞, ∞),
   // a string [0, ∞) on C ≥ 0, the others free; the largest violation.
+  // One block per joint: its groups stacked (6 rows; a one-group joint's last three rows are
+  // unused, [0, 0]), so that the position stage solves a joint's rows together — the rows of a
+  // hinge's two groups are coupled through the lever of its body (a small sphere on a long arm:
+  // Gauss–Seidel between them would contract by ~I/(m L²) a sweep).
   struct Block {
-    JointGroup g;
-    JointRows<3> law;
-    const Joint* joint;
+    Eigen::Matrix<double, 6, 6> J1 = Eigen::Matrix<double, 6, 6>::Zero();
+    Eigen::Matrix<double, 6, 6> J2 = Eigen::Matrix<double, 6, 6>::Zero();
+    Vec6d C = Vec6d::Zero();
+    JointRows<6> law;
+    const Joint* joint = nullptr;
   };
   std::vector<Block> blocks;
   auto build = [&]() {
@@ -195,25 +221,42 @@ void correct_joints(const Model& model, State& state, StepReport& report) {
     for (const Joint& j : model.joints) {
       const JointSidePose s1 = side_at(j.body1, state.x_WC, state.q_WB);
       const JointSidePose s2 = side_at(j.body2, state.x_WC, state.q_WB);
+      Block b;
+      b.joint = &j;
+      bool active = false;
       for (int group = 0; group < joint_group_count(j.type); ++group) {
-        Block b{joint_group(j, group, s1, s2), JointRows<3>{}, &j};
-        bool active = false;
+        const JointGroup g = joint_group(j, group, s1, s2);
+        b.J1.middleRows<3>(3 * group) = g.J1;
+        b.J2.middleRows<3>(3 * group) = g.J2;
         for (int i = 0; i < 3; ++i) {
-          if (b.g.kind[i] == kEquality) {
-            b.law.lo[i] = -kInf;
-            b.law.hi[i] = kInf;
-            worst = std::max(worst, std::abs(b.g.C[i]));
+          const int row = 3 * group + i;
+          if (g.kind[i] == kEquality) {
+            b.law.lo[row] = -kInf;
+            b.law.hi[row] = kInf;
+            b.C[row] = g.C[i];
+            worst = std::max(worst, std::abs(g.C[i]));
             active = true;
-          } else if (b.g.kind[i] == kUnilateral && b.g.C[i] < 0.0) {
-            b.law.hi[i] = kInf;
-            worst = std::max(worst, -b.g.C[i]);
+          } else if (g.kind[i] == kUnilateral && g.C[i] < 0.0) {
+            b.law.hi[row] = kInf;
+            b.C[row] = g.C[i];
+            worst = std::max(worst, -g.C[i]);
             active = true;
-          } else {
-            b.g.C[i] = 0.0;
+          } else if (i == 0 && limited(j, group) && g.C[0] < j.lower) {
+            // A limit passed: C0 − lower ≥ 0 (unilateral on the row).
+            b.C[row] = g.C[0] - j.lower;
+            b.law.hi[row] = kInf;
+            worst = std::max(worst, -b.C[row]);
+            active = true;
+          } else if (i == 0 && limited(j, group) && g.C[0] > j.upper) {
+            // C0 − upper ≤ 0: the box (−∞, 0] on the row.
+            b.C[row] = g.C[0] - j.upper;
+            b.law.lo[row] = -kInf;
+            worst = std::max(worst, b.C[row]);
+            active = true;
           }
         }
-        if (active) blocks.push_back(b);
       }
+      if (active) blocks.push_back(b);
     }
     return worst;
   };
@@ -228,7 +271,7 @@ void correct_joints(const Model& model, State& state, StepReport& report) {
   constexpr int kSweeps = 2000;
   std::vector<Vec6d> d(nbodies);
   std::vector<Mat3> inv_inertia(nbodies);
-  std::vector<Vec3> kappa;
+  std::vector<Vec6d> kappa;
   double added = 0.0;
   for (int newton = 0; newton < kNewton && violation > floor; ++newton) {
     // M⁻¹ at the current poses; Gauss–Seidel on the blocks' box problems over displacements d.
@@ -238,15 +281,15 @@ void correct_joints(const Model& model, State& state, StepReport& report) {
       const Mat3 R = state.q_WB[b].toRotationMatrix();
       inv_inertia[b] = R * model.compiled.inv_inertia_B[b] * R.transpose();
     }
-    const auto inv_m = [&](int b, const Eigen::Matrix<double, 3, 6>& J) {
-      Eigen::Matrix<double, 6, 3> G = Eigen::Matrix<double, 6, 3>::Zero();
+    const auto inv_m = [&](int b, const Eigen::Matrix<double, 6, 6>& J) {
+      Eigen::Matrix<double, 6, 6> G = Eigen::Matrix<double, 6, 6>::Zero();
       if (b < 0 || model.bodies[static_cast<std::size_t>(b)].fixed) return G;
       const auto bb = static_cast<std::size_t>(b);
       G.topRows<3>() = model.bodies[bb].inv_mass() * J.leftCols<3>().transpose();
       G.bottomRows<3>() = inv_inertia[bb] * J.rightCols<3>().transpose();
       return G;
     };
-    kappa.assign(blocks.size(), Vec3::Zero());
+    kappa.assign(blocks.size(), Vec6d::Zero());
     for (int sweep = 0; sweep < kSweeps; ++sweep) {
       // Largest change of a displacement in the sweep [m or rad]: the sweeps stop when it is
       // below the round-off floor of the positions.
@@ -254,14 +297,14 @@ void correct_joints(const Model& model, State& state, StepReport& report) {
       for (std::size_t k = 0; k < blocks.size(); ++k) {
         const Block& bl = blocks[k];
         const int b1 = bl.joint->body1, b2 = bl.joint->body2;
-        const Eigen::Matrix<double, 6, 3> G1 = inv_m(b1, bl.g.J1), G2 = inv_m(b2, bl.g.J2);
-        const Eigen::Matrix<double, 3, 3, Eigen::RowMajor> W = bl.g.J1 * G1 + bl.g.J2 * G2;
-        Vec3 q = bl.g.C - W * kappa[k];
-        if (b1 >= 0) q += bl.g.J1 * d[static_cast<std::size_t>(b1)];
-        q += bl.g.J2 * d[static_cast<std::size_t>(b2)];
-        Vec3 x = kappa[k];
-        solve_joint_block<3>(W, q, bl.law, x);
-        const Vec3 delta = x - kappa[k];
+        const Eigen::Matrix<double, 6, 6> G1 = inv_m(b1, bl.J1), G2 = inv_m(b2, bl.J2);
+        const Eigen::Matrix<double, 6, 6, Eigen::RowMajor> W = bl.J1 * G1 + bl.J2 * G2;
+        Vec6d q = bl.C - W * kappa[k];
+        if (b1 >= 0) q += bl.J1 * d[static_cast<std::size_t>(b1)];
+        q += bl.J2 * d[static_cast<std::size_t>(b2)];
+        Vec6d x = kappa[k];
+        solve_joint_block<6>(W, q, bl.law, x);
+        const Vec6d delta = x - kappa[k];
         kappa[k] = x;
         if (b1 >= 0) {
           const Vec6d dd = G1 * delta;
