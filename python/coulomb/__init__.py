@@ -147,6 +147,12 @@ class Simulation:
         c["state"] = np.array(c["state"], dtype=object)
         return c
 
+    def joints(self) -> dict:
+        """The joints' reactions over the last step, like joints.csv (docs/joints.md): "name"
+        (list), "force" [N] on each joint's body 2 and "moment" [N m] about its anchor on body 2,
+        world frame, arrays of shape (njoints, 3); zeros before the first step."""
+        return self._core.joints()
+
     def energy(self) -> dict:
         """Kinetic, potential, elastic (stored in the compliant contacts and springs),
         dissipated and total energy [J], and the dissipated energy by kind like energy.csv:

@@ -47,7 +47,7 @@ class PySimulation {
       const py::gil_scoped_release release;
       for (long i = 0; i < n; ++i) {
         const StepReport& r = sim_.step();
-        if (r.active_contacts > 0) call.add(r.solver, sim_.state().time);
+        if (r.solved()) call.add(r.solver, sim_.state().time);
         if (!sim_.finite()) {
           non_finite = sim_.non_finite();
           break;
@@ -210,6 +210,24 @@ class PySimulation {
   }
 
   // The contacts of the last step as arrays keyed by the contacts.csv columns.
+  // Joint reactions of the last step (docs/joints.md): force on body 2 [N] and moment about its
+  // anchor [N m], world, (njoints, 3) each; zeros before the first step.
+  py::dict joints() const {
+    const std::size_t n = sim_.model().joints.size();
+    const StepResults& res = sim_.workspace().step_results;
+    std::vector<Vec3> force(n, Vec3::Zero()), moment(n, Vec3::Zero());
+    if (stepped_ && res.joint_force.size() == n) {
+      force = res.joint_force;
+      moment = res.joint_moment;
+    }
+    py::list names;
+    for (const Joint& j : sim_.model().joints) names.append(j.name);
+    py::dict d;
+    d["name"] = names;
+    d["force"] = vec_rows(force);
+    d["moment"] = vec_rows(moment);
+    return d;
+  }
   py::dict contacts() const {
     const std::size_t n = stepped_ ? contact_row_count(sim_.workspace()) : 0;
     const char* names[] = {"px", "py",  "pz",  "nx", "ny",  "nz",  "gap",  "fn",    "ft1",  "ft2",
@@ -421,6 +439,7 @@ PYBIND11_MODULE(_coulomb, m) {
       .def("velocities", &PySimulation::velocities)
       .def("angular_velocities", &PySimulation::angular_velocities)
       .def("contacts", &PySimulation::contacts)
+      .def("joints", &PySimulation::joints)
       .def("energy", &PySimulation::energy)
       .def("solver_statistics", &PySimulation::solver_statistics)
       .def("integrator_statistics", &PySimulation::integrator_statistics)

@@ -218,11 +218,15 @@ OutputWriter::OutputWriter(const Model& model, const std::string& directory,
       label_(label),
       solver_rows_(model.output.solver),
       compliant_(model.solver.formulation == Formulation::compliant) {
-  const std::vector<std::string>& names = output_names();
+  names_ = output_names();
+  // joints.csv (docs/outputs.md): the reactions of the joints, when the model has joints.
+  if (!model.joints.empty()) names_.emplace_back("joints.csv");
+  const std::vector<std::string>& names = names_;
   const char* headers[] = {kTrajectoryHeader, kContactsHeader, kEnergyHeader,
                            compliant_                               ? kIntegratorHeader
                            : solver_rows_ == SolverRows::every_step ? kSolverStepHeader
-                                                                    : kSolverHeader};
+                                                                    : kSolverHeader,
+                           "time,joint,fx,fy,fz,mx,my,mz"};
   // A restart names the same files as this writer, in any order.
   if (resume != nullptr) {
     std::vector<std::string> listed;
@@ -262,8 +266,7 @@ void OutputWriter::sync() {
 
 std::vector<std::pair<std::string, FileMark>> OutputWriter::marks() const {
   std::vector<std::pair<std::string, FileMark>> out;
-  for (std::size_t i = 0; i < files_.size(); ++i)
-    out.emplace_back(output_names()[i], files_[i]->mark());
+  for (std::size_t i = 0; i < files_.size(); ++i) out.emplace_back(names_[i], files_[i]->mark());
   return out;
 }
 
@@ -338,6 +341,22 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
     }
     files_[1]->rows() += scratch_;
     write_solver_interval(state);
+    // joints.csv: the reaction on body 2 of each joint over the last step, world: force [N] and
+    // moment about its anchor on body 2 [N m] (zero before the first step).
+    if (files_.size() > 4) {
+      scratch_.clear();
+      const StepResults& res = ws.step_results;
+      for (std::size_t j = 0; j < model.joints.size(); ++j) {
+        append(scratch_, state.time);
+        scratch_.push_back(',');
+        append_field(scratch_, model.joints[j].name);
+        const bool have = j < res.joint_force.size();
+        append_vec(scratch_, have ? res.joint_force[j] : Vec3::Zero());
+        append_vec(scratch_, have ? res.joint_moment[j] : Vec3::Zero());
+        scratch_.push_back('\n');
+      }
+      files_[4]->rows() += scratch_;
+    }
   }
 
   // energy.csv
@@ -386,7 +405,7 @@ void OutputWriter::add_step(const State& state, const StepReport& report) {
     if (solver_rows_ == SolverRows::every_step) write_integrator_row(state, integrator_now_);
     return;
   }
-  const bool solved = report.active_contacts > 0;
+  const bool solved = report.solved();
   const char* status = solved ? to_string(report.solver.status) : "none";
   const char* method = solved ? report.solver.method : "none";
   if (solver_rows_ == SolverRows::every_step) {

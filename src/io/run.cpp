@@ -411,6 +411,10 @@ RunResult run(Simulation& sim, const RunOptions& options) {
   }
 
   if (!options.dump_problems_directory.empty()) {
+    // FCLIB files hold cones only: a problem with joint blocks cannot be written.
+    if (!model.joints.empty())
+      throw std::runtime_error(
+          "--dump-problems: the scene has joints, whose rows FCLIB files cannot hold");
     std::error_code ec;
     std::filesystem::create_directories(options.dump_problems_directory, ec);
     if (ec)

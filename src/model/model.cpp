@@ -212,6 +212,23 @@ void Model::validate() {
       check_moments(contacts[i], "contacts[" + std::to_string(i) + "]");
     check_moments(default_contact, "default_contact");
   }
+  // Joints: two distinct bodies (body 1 may be the world), finite data, a unit axis.
+  const int nb = static_cast<int>(bodies.size());
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    const Joint& j = joints[i];
+    const std::string who = "joints[" + std::to_string(i) + "]";
+    if (j.body1 < -1 || j.body1 >= nb || j.body2 < 0 || j.body2 >= nb || j.body1 == j.body2)
+      invalid(who + " must join two distinct bodies (body 1 may be the world, -1)");
+    if (!finite(j.anchor_W) || !finite(j.anchor2_W) || !finite(j.axis_W) ||
+        std::abs(j.axis_W.norm() - 1.0) > 1e-12)
+      invalid(who + " needs a finite anchor and a unit axis");
+    if (!(j.friction_moment >= 0.0) || !std::isfinite(j.friction_moment) ||
+        !(j.restitution >= 0.0 && j.restitution <= 1.0) || !std::isfinite(j.length) ||
+        !(j.lower <= 0.0 && 0.0 <= j.upper && j.lower < j.upper))
+      invalid(who +
+              " needs friction_moment >= 0, restitution in [0, 1], a finite length, limits "
+              "lower <= 0 <= upper");
+  }
   const int nmat = static_cast<int>(materials.size());
   auto check_material = [nmat](int m, const std::string& who) {
     if (m < -1 || m >= nmat)
@@ -314,6 +331,19 @@ CompiledModel compile(const Model& model) {
     }
     c.shape_reach[s] = reach;
   }
+  // Joints: the nonsmooth formulation's constraints (docs/joints.md); the free bodies they hold.
+  if (model.solver.formulation == Formulation::compliant && !model.joints.empty()) {
+    const Joint& j = model.joints.front();
+    throw std::invalid_argument(
+        "joint '" + j.name + "' (line " + std::to_string(j.mark.line) +
+        "): joints are constraints of the nonsmooth formulation; the compliant formulation has "
+        "none (use solver: {formulation: nonsmooth})");
+  }
+  c.body_jointed.assign(nbodies, 0);
+  for (const Joint& j : model.joints)
+    for (const int b : {j.body1, j.body2})
+      if (b >= 0 && static_cast<std::size_t>(b) < nbodies && !model.bodies[b].fixed)
+        c.body_jointed[static_cast<std::size_t>(b)] = 1;
   c.inv_inertia_B.resize(nbodies);
   for (std::size_t b = 0; b < nbodies; ++b)
     c.inv_inertia_B[b] =

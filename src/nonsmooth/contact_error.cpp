@@ -55,6 +55,12 @@ double force_error(const Problem& problem, const std::vector<Vec3>& r, const std
   double sum = 0.0;
   double q2 = 0.0;
   for (int a = 0; a < nc; ++a) {
+    // A joint block: the natural map of its box (joint_rows.hpp).
+    if (const auto* joint = joint_of(problem, a)) {
+      sum += joint_residual2<3>(*joint, r[a], u[a]);
+      q2 += problem.q[a].squaredNorm();
+      continue;
+    }
     const double mu = problem.laws[a];
     const Vec3& ua = u[a];
     const Vec3 x(r[a][0] - ua[0] - mu * norm2d(ua[1], ua[2]), r[a][1] - ua[1], r[a][2] - ua[2]);

@@ -296,12 +296,19 @@ namespace {
 
 // The wrench error of any problem form holding laws, q and contact_count.
 template <class Problem>
-double wrench_error(const Problem& problem, const std::vector<Vec6>& r, const std::vector<Vec6>& u) {
+double wrench_error(const Problem& problem, const std::vector<Vec6>& r,
+                    const std::vector<Vec6>& u) {
   const int nc = problem.contact_count;
   assert(static_cast<int>(r.size()) >= nc && static_cast<int>(u.size()) >= nc);
   double sum = 0.0;
   double q2 = 0.0;
   for (int a = 0; a < nc; ++a) {
+    // A joint block: the natural map of its box (joint_rows.hpp).
+    if (const auto* joint = joint_of(problem, a)) {
+      sum += joint_residual2<6>(*joint, r[a], u[a]);
+      q2 += problem.q[a].squaredNorm();
+      continue;
+    }
     const detail::Set6 set = detail::Set6::from(problem.laws[a]);
     const double e =
         detail::residual(set, detail::scale_r(r[a], set.ell), detail::scale_u(u[a], set.ell));

@@ -46,6 +46,7 @@ void FactoredProblem<N>::clear() {
   w_diag.clear();
   inv_mass.clear();
   inv_inertia.clear();
+  joint_rows.clear();
   body_contacts_start.clear();
   body_contacts.clear();
   order.clear();
@@ -164,6 +165,7 @@ ContactProblem<N> FactoredProblem<N>::assembled() const {
   p.contact_count = contact_count;
   p.laws = laws;
   p.q = q;
+  p.joint_rows = joint_rows;
   p.diag.resize(static_cast<std::size_t>(contact_count));
   p.row_start.assign(static_cast<std::size_t>(contact_count) + 1, 0);
   std::vector<std::int32_t> row;
@@ -223,6 +225,11 @@ void FactoredProblem<N>::validate() const {
   for (std::size_t b = 0; b < nb; ++b)
     if (!(inv_mass[b] >= 0.0) || !std::isfinite(inv_mass[b]) || !inv_inertia[b].allFinite())
       fail<N>("body " + std::to_string(b) + ": inverse mass and inertia must be finite, >= 0");
+  if (joint_rows.size() > nc) fail<N>("more joint blocks than blocks");
+  for (std::size_t j = 0; j < joint_rows.size(); ++j)
+    if (joint_rows[j].lo.hasNaN() || joint_rows[j].hi.hasNaN() ||
+        (joint_rows[j].lo.array() > joint_rows[j].hi.array()).any())
+      fail<N>("joint block " + std::to_string(j) + ": bounds must satisfy lo <= hi");
 }
 
 template struct FactoredProblem<kForce>;

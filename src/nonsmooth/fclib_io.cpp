@@ -97,7 +97,8 @@ void write_int(hid_t loc, const std::string& path, const char* name, int value) 
 // Checks that the file stores the `n` elements dataset `set` declares, before anything is sized
 // from n: a corrupted (or never written) dataset can declare 2^48 elements in a file of a few
 // kilobytes, which HDF5 would read as fill values. The bytes stored for it (at most the file's
-// size) bound n: exactly for a plain dataset, by 1032 (deflate's largest ratio) for a compressed one.
+// size) bound n: exactly for a plain dataset, by 1032 (deflate's largest ratio) for a compressed
+// one.
 void check_stored(hid_t set, const std::string& path, const char* name, hsize_t n) {
   const Handle type(H5Dget_type(set), H5Tclose);
   const Handle plist(H5Dget_create_plist(set), H5Pclose);
@@ -110,9 +111,10 @@ void check_stored(hid_t set, const std::string& path, const char* name, hsize_t 
   const hsize_t stored = std::min<hsize_t>(H5Dget_storage_size(set), file_size);
   const hsize_t ratio = filters > 0 ? 1032 : 1;
   if (n / ratio > stored / type_size) {
-    io_fail(path, fmt::format("dataset {} declares {} elements of {} bytes, the file stores {} bytes "
-                              "for it",
-                              name, n, type_size, stored));
+    io_fail(path,
+            fmt::format("dataset {} declares {} elements of {} bytes, the file stores {} bytes "
+                        "for it",
+                        name, n, type_size, stored));
   }
 }
 
@@ -436,6 +438,10 @@ template <>
 void write_problem<kForce>(const std::string& path, const ForceProblem& problem,
                            const std::optional<ContactSolution<kForce>>& solution) {
   problem.validate_structure();
+  // FCLIB's local problem has cones only: a joint block would be written as a contact.
+  if (!problem.joint_rows.empty())
+    throw std::invalid_argument(
+        "write_problem: the problem has joint blocks, which FCLIB files cannot hold");
   const int nc = problem.contact_count;
   const int n = 3 * nc;
   std::vector<int> row_ptr, cols;
@@ -497,6 +503,10 @@ template <>
 void write_problem<kWrench>(const std::string& path, const WrenchProblem& problem,
                             const std::optional<ContactSolution<kWrench>>& solution) {
   problem.validate_structure();
+  // FCLIB's local problem has cones only: a joint block would be written as a contact.
+  if (!problem.joint_rows.empty())
+    throw std::invalid_argument(
+        "write_problem: the problem has joint blocks, which FCLIB files cannot hold");
   const int nc = problem.contact_count;
   const auto n_c = static_cast<std::size_t>(nc);
   if (solution && (solution->r.size() != n_c || solution->u.size() != n_c)) {

@@ -34,6 +34,8 @@ SolverResult run_nsgs(const Problem& problem, const Sweep& sweep, std::vector<Ve
                       std::vector<VecN<N>>& u, const SolverOptions& options,
                       SolverWorkspace<N>& workspace) {
   const auto local_solve = [&](const BlockN<N>& w, const VecN<N>& q, int a, VecN<N>& ra) {
+    // A joint block: its box law (joint_rows.hpp); a contact: its cone.
+    if (const auto* joint = joint_of(problem, a)) return solve_joint_block<N>(w, q, *joint, ra);
     return solve_single_contact(w, q, problem.laws[a], ra, options.local_tolerance);
   };
   const auto error = [&](const std::vector<VecN<N>>& rr, const std::vector<VecN<N>>& uu) {

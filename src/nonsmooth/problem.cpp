@@ -37,6 +37,16 @@ std::int32_t find_block(const ContactProblem<N>& p, int i, int j) {
   return static_cast<std::int32_t>(it - p.col.begin());
 }
 
+// The joint blocks: at most nc of them, lo ≤ hi, no NaN.
+template <int N>
+void validate_joint_rows(const std::vector<JointRows<N>>& rows, int nc) {
+  if (static_cast<int>(rows.size()) > nc) fail<N>("more joint blocks than blocks");
+  for (std::size_t j = 0; j < rows.size(); ++j)
+    if (rows[j].lo.hasNaN() || rows[j].hi.hasNaN() ||
+        (rows[j].lo.array() > rows[j].hi.array()).any())
+      fail<N>("joint block " + std::to_string(j) + ": bounds must satisfy lo <= hi");
+}
+
 }  // namespace
 
 template <int N>
@@ -48,6 +58,7 @@ void ContactProblem<N>::clear() {
   col.clear();
   blocks.clear();
   diag.clear();
+  joint_rows.clear();
 }
 
 template <int N>
@@ -115,6 +126,7 @@ void ContactProblem<N>::validate_structure() const {
       fail<N>("contact " + std::to_string(i) + ": " + e.what());
     }
   }
+  validate_joint_rows<N>(joint_rows, contact_count);
 }
 
 template <int N>

@@ -70,7 +70,10 @@ void assemble_jacobian(const ForceProblem& p, const std::vector<AlartCurnierRho>
     Vec3 f;
     Mat3 jr;
     Mat3 ju;
-    alart_curnier_function(x[a], u[a], p.laws[a], rho[a], f, &jr, &ju);
+    if (const auto* joint = joint_of(p, a))
+      joint_alart_curnier(x[a], u[a], *joint, rho[a].n, f, &jr, &ju);
+    else
+      alart_curnier_function(x[a], u[a], p.laws[a], rho[a], f, &jr, &ju);
     for (std::int32_t k = p.row_start[a]; k < p.row_start[a + 1]; ++k) {
       Mat3 block = ju * p.blocks[k];
       if (k == p.diag[a]) block += jr + eta * ju;

@@ -137,7 +137,10 @@ class BodySpaceSystem {
       // Per contact: C = ∂φ/∂r + η ∂φ/∂u, D = C⁻¹ ∂φ/∂u, c = C⁻¹ φ.
       Vec3 f;
       Mat3 jr, ju;
-      alart_curnier_function(x[a], u[a], p_.laws[a], rho[a], f, &jr, &ju);
+      if (const auto* joint = joint_of(p_, a))
+        joint_alart_curnier(x[a], u[a], *joint, rho[a].n, f, &jr, &ju);
+      else
+        alart_curnier_function(x[a], u[a], p_.laws[a], rho[a], f, &jr, &ju);
       const Mat3 C = jr + eta * ju;
       Mat3 C_inv;
       bool invertible = false;

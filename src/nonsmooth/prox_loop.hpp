@@ -44,7 +44,10 @@ double stacked_function(const Problem& p, const std::vector<AlartCurnierRho>& rh
                         Eigen::VectorXd& phi) {
   for (int a = 0; a < p.contact_count; ++a) {
     Vec3 f;
-    alart_curnier_function(x[a], u[a], p.laws[a], rho[a], f, nullptr, nullptr);
+    if (const auto* joint = joint_of(p, a))
+      joint_alart_curnier(x[a], u[a], *joint, rho[a].n, f, nullptr, nullptr);
+    else
+      alart_curnier_function(x[a], u[a], p.laws[a], rho[a], f, nullptr, nullptr);
     phi.segment<3>(3 * a) = f;
   }
   return 0.5 * phi.squaredNorm();
@@ -94,6 +97,7 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
   system.prepare();
 
   const auto local_solve = [&](const Block3& w, const Vec3& q, int a, Vec3& ra) {
+    if (const auto* joint = joint_of(problem, a)) return solve_joint_block<3>(w, q, *joint, ra);
     return solve_single_contact(w, q, problem.laws[a], ra, options.local_tolerance);
   };
   std::vector<AlartCurnierRho> rho(n);

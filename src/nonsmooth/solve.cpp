@@ -86,6 +86,12 @@ SolverResult solve_force(const Problem& problem, std::vector<Vec3>& r, std::vect
     if (problem.body_count > kAutoNewtonMaxBodies)
       return solve_nsgs(problem, r, u, options, workspace);
   }
+  // A problem with joint blocks: NSGS alone, to its cap. PROX's proximal parameter η follows the
+  // mean diagonal of W, which the rotational rows of a small inertia on a long lever dominate (a
+  // 1 kg sphere of 5 cm on a 1 m pendulum: W_ii from 1 to 1000); the proximal steps then move by
+  // λ_min/η ~ 1e-3 of the way and PROX stalls, where NSGS with the exact block solves converges in
+  // ~20 sweeps (docs/joints.md, "Solvers").
+  if (!problem.joint_rows.empty()) return solve_nsgs(problem, r, u, options, workspace);
   const auto start = std::chrono::steady_clock::now();
   const auto n = static_cast<std::size_t>(problem.contact_count);
   workspace.r_start.assign(r.begin(), r.end());

@@ -40,6 +40,9 @@ void check_nonsmooth_laws(const Reporter& r, const ContactSpec& c, const std::st
 void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init);
 /// `springs` (compliant formulation): appends a Spring per entry (after the bodies).
 void read_springs(const Reporter& r, const Field& f, Model& m);
+/// `joints` (nonsmooth formulation): appends a Joint per entry (after the bodies;
+/// scene_joints.cpp).
+void read_joints(const Reporter& r, const Field& f, Model& m);
 /// Rejects, at its key, a law, key or option value that the compliant formulation cannot run
 /// (the registry), or whose force laws cannot be built (build_compliant_laws).
 void check_compliant_laws(const Reporter& r, const ContactSpec& c, const std::string& path,

@@ -39,8 +39,8 @@ using namespace scene_detail;
 
 // Valid names (the scene-file vocabulary).
 const std::vector<std::string> kTopKeys = {
-    "name",      "description", "gravity",         "time",   "solver", "output",
-    "materials", "contacts",    "default_contact", "bodies", "springs"};
+    "name",      "description", "gravity",         "time",   "solver",  "output",
+    "materials", "contacts",    "default_contact", "bodies", "springs", "joints"};
 
 // Default output interval when the scene gives neither output.every nor output.interval [s].
 constexpr double kDefaultOutputInterval = 0.01;
@@ -240,6 +240,7 @@ void read_scene(const Reporter& r, const YAML::Node& root, const std::string& de
   std::vector<InitialState> init(bodies.size());
   for (std::size_t i = 0; i < bodies.size(); ++i) read_body(r, bodies[i], m, init[i]);
   if (auto v = top.get("springs")) read_springs(r, *v, m);
+  if (auto v = top.get("joints")) read_joints(r, *v, m);
   validate_default_contact(r, m);
   check_solver_fits_laws(r, top, m);
   // A compliant scene runs force laws: a default contact that serves a pair of the bodies'
@@ -281,6 +282,8 @@ void read_scene(const Reporter& r, const YAML::Node& root, const std::string& de
     s.v_WC[i] = init[i].v_WC;
     s.w_W[i] = init[i].w_W;
   }
+  // Joints carry their anchor and frame in each body's frame from the poses at t = 0.
+  attach_joints(m, s);
 }
 
 // The file name's stem ("scenes/billiard.yaml" -> "billiard").

@@ -87,6 +87,7 @@ const std::vector<Case>& validation_cases() {
     };
     for (Case& c : motion_cases()) all.push_back(std::move(c));
     for (Case& c : compliant_cases()) all.push_back(std::move(c));
+    for (Case& c : joint_cases()) all.push_back(std::move(c));
     return all;
   }();
   return cases;

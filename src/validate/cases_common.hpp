@@ -98,5 +98,7 @@ Sim load_edited(const std::string& file, Edit&& edit) {
 /// The compliant formulation's cases (cases_compliant.cpp): impacts, Contensou patches against an
 /// independent ODE, stick–slip, agreement with the nonsmooth closed forms.
 [[nodiscard]] std::vector<Case> compliant_cases();
+// cases_joints.cpp: joints (pendulums, frictional hinge, Newton's cradle on strings).
+[[nodiscard]] std::vector<Case> joint_cases();
 
 }  // namespace coulomb::validate

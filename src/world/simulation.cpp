@@ -179,7 +179,7 @@ const StepReport& Simulation::step() {
   if (compliant_) return step_compliant();
   const StepReport& r = coulomb::step(model_, state_, ws_);
   ++steps_;
-  if (r.active_contacts > 0) solver_.add(r.solver, state_.time);
+  if (r.solved()) solver_.add(r.solver, state_.time);
   stages_.add(r, state_.time);
   if (!r.finite && finite_) {
     finite_ = false;

@@ -144,7 +144,10 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
           contact.r_kept.assign(contact.r.begin(), contact.r.end());
           timed(Stage::assemble,
                 [&] { stages::assemble(model, state, motion, points, active, contact); });
-          std::copy(contact.r_kept.begin(), contact.r_kept.end(), contact.r.begin());
+          // The answer kept: the contacts' impulses first, the joint blocks' at the end.
+          const std::size_t joints = contact.joint_of_block.size();
+          std::copy(contact.r_kept.begin(), contact.r_kept.end() - joints, contact.r.begin());
+          std::copy(contact.r_kept.end() - joints, contact.r_kept.end(), contact.r.end() - joints);
           timed(Stage::solve,
                 [&] { stages::solve(model, state, active, points, contact, report); });
           report.solver.iterations += iterations;

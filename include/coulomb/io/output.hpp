@@ -176,7 +176,8 @@ class OutputWriter {
   [[nodiscard]] std::vector<std::pair<std::string, FileMark>> marks() const;
   /// The aggregates of the next solver.csv row (per_output).
   [[nodiscard]] const SolverInterval& interval() const { return interval_; }
-  /// The CSV files an OutputWriter writes, in order.
+  /// The CSV files an OutputWriter writes, in order (and joints.csv last when the model has
+  /// joints: docs/outputs.md).
   [[nodiscard]] static const std::vector<std::string>& output_names();
 
  private:
@@ -187,7 +188,9 @@ class OutputWriter {
   std::string directory_;
   std::string label_;
   SolverRows solver_rows_;
-  std::vector<std::unique_ptr<RowFile>> files_;  ///< trajectory, contacts, energy, solver
+  std::vector<std::unique_ptr<RowFile>> files_;  ///< trajectory, contacts, energy, solver[, joints]
+  /// The names of files_: output_names(), then joints.csv when the model has joints
+  std::vector<std::string> names_;
   std::string summary_path_;
   SolverInterval interval_;
   bool compliant_ = false;                ///< the compliant formulation's solver.csv

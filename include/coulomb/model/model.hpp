@@ -12,6 +12,7 @@
 #include <coulomb/geometry/shape.hpp>
 #include <coulomb/laws/law_spec.hpp>
 #include <coulomb/model/contact_laws.hpp>
+#include <coulomb/model/joint.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
 
 #include <cstdint>
@@ -210,6 +211,8 @@ struct CompiledModel {
   /// (nshapes) farthest distance of the shape from its body's centre of mass [m] (inf: unbounded)
   std::vector<double> shape_reach;
   std::vector<std::uint8_t> shape_fixed;  ///< (nshapes) 1 when the shape's body is fixed
+  /// (nbodies) 1 when a joint holds the (free) body: it is in every step's problem
+  std::vector<std::uint8_t> body_jointed;
 
   /// Index into `laws` of the pair of materials (-1: the default material).
   [[nodiscard]] int law_index(int material1, int material2) const {
@@ -234,6 +237,9 @@ struct Model {
   std::vector<int> shape_body;  ///< (nshapes) owning body of each shape
   ContactSpec default_contact;  ///< used for material pairs with no `contacts` entry
   std::vector<Spring> springs;  ///< springs to fixed points (compliant formulation)
+  /// Joints (docs/joints.md): constraints in the nonsmooth problem; body-frame data filled by
+  /// attach_joints from the initial state.
+  std::vector<Joint> joints;
   /// The numbers the step reads, computed from the fields above by finalize() (compile()).
   CompiledModel compiled;
 

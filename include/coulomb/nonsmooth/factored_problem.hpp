@@ -69,6 +69,9 @@ struct FactoredProblem {
   std::vector<Block, Eigen::aligned_allocator<Block>> w_diag;          ///< (nc) W_αα
   std::vector<double> inv_mass;                                        ///< (nb) 1/m [1/kg]
   std::vector<Mat3> inv_inertia;  ///< (nb) world inverse inertia I_W⁻¹ [1/(kg m²)]
+  /// (nj) the box laws of the joint blocks, the last nj of the nc blocks (their `laws` entries
+  /// are unused; coulomb/nonsmooth/joint_rows.hpp); empty without joints
+  std::vector<JointRows<N>> joint_rows;
   /// (nb+1) CSR of the contacts of each body (increasing contact index), and (2 nc at most) the
   /// contact indices; built by finish().
   std::vector<std::int32_t> body_contacts_start, body_contacts;

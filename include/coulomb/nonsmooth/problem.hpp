@@ -83,6 +83,7 @@
 
 #include <coulomb/laws/contensou.hpp>
 #include <coulomb/math/types.hpp>
+#include <coulomb/nonsmooth/joint_rows.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -161,6 +162,9 @@ struct ContactProblem {
   std::vector<std::int32_t> col;        ///< (nnzb) block column of each block, increasing per row
   std::vector<Block, Eigen::aligned_allocator<Block>> blocks;  ///< (nnzb) W blocks
   std::vector<std::int32_t> diag;  ///< (nc) index of the diagonal block of each row
+  /// (nj) the box laws of the joint blocks, which are the last nj of the nc blocks (their `laws`
+  /// entries are unused; coulomb/nonsmooth/joint_rows.hpp); empty without joints
+  std::vector<JointRows<N>> joint_rows;
 
   /// Empties the problem, keeping capacity.
   void clear();

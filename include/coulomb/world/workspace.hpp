@@ -67,6 +67,13 @@ struct StepReport {
   double penetration = 0.0;
   double penetration_left = 0.0;
   int correction_sweeps = 0;
+  /// Joints: the largest position error of a joint row after the position stage (|C| of an
+  /// equality row, max(0, −C) of a string) [m or -] (docs/joints.md)
+  double joint_violation = 0.0;
+  /// Joint blocks in the step's problem (docs/joints.md)
+  int joint_blocks = 0;
+  /// True when the step solved a problem (active contacts or joint blocks).
+  [[nodiscard]] bool solved() const { return active_contacts > 0 || joint_blocks > 0; }
   /// Bodies whose torque-free rotation (rotate_free: Newton on Euler's equations) did not reach
   /// round-off in this step (h ‖Ω‖ too large for the body's inertia: docs/dynamics.md).
   int rotation_failures = 0;
@@ -169,6 +176,9 @@ struct ContactBuffers {
   std::vector<Vec6d> nu;
   /// Written by solve: State::prefer_newton for the next step (integrate stores it).
   bool prefer_newton_next = false;
+  /// (nj) the joint and the group of three rows of each joint block of the problem (the last nj
+  /// blocks, after the active contacts; docs/joints.md)
+  std::vector<std::int32_t> joint_of_block, group_of_block;
 };
 
 /// Stage integrate's output: per point (npoints), per active contact (nactive) and per body
@@ -186,6 +196,9 @@ struct StepResults {
   std::vector<std::uint8_t> rebounding;
   std::vector<Vec3> impulse_force;   ///< (nbodies) contact impulse on the body [N s]
   std::vector<Vec3> impulse_torque;  ///< (nbodies) about the centre of mass [N m s]
+  /// (njoints) joint reactions on body 2, world, mean over the step: force [N] and moment about
+  /// its anchor on body 2 [N m] (docs/joints.md)
+  std::vector<Vec3> joint_force, joint_moment;
   /// (nbodies) (v_k + v_{k+1})/2, the velocity the impulses work on [m/s]
   std::vector<Vec3> v_mean;
   std::vector<Vec3> w_mean;  ///< (nbodies) (ω_pre + ω_post)/2 at the contact configuration [rad/s]

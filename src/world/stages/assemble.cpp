@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "stages/joints.hpp"
 #include "stages/stages.hpp"
 
 namespace coulomb::stages {
@@ -117,7 +118,10 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
   const std::size_t nbodies = model.bodies.size();
   out.body_index.assign(nbodies, -1);
   for (std::size_t b = 0; b < nbodies; ++b) {
-    if (model.bodies[b].fixed || active.body_contacts_start[b] == active.body_contacts_start[b + 1])
+    // (a body held by a joint is in every step's problem: docs/joints.md)
+    const bool jointed = b < model.compiled.body_jointed.size() && model.compiled.body_jointed[b];
+    if (model.bodies[b].fixed ||
+        (!jointed && active.body_contacts_start[b] == active.body_contacts_start[b + 1]))
       continue;
     out.body_index[b] = p.body_count++;
     p.inv_mass.push_back(model.bodies[b].inv_mass());
@@ -172,7 +176,9 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
     q += law_shift(points, k, laws).template head<D>();
     p.q[i] = q;
   });
-  // M⁻¹ Jᵀ of each side, W_αα, the contacts of each body, the visiting order.
+  // The joint blocks after the contacts (joints.cpp), then M⁻¹ Jᵀ of each side, W_αα, the
+  // contacts of each body, the visiting order.
+  assemble_joints(model, state, motion, out);
   p.finish();
 }
 

@@ -26,6 +26,7 @@
 
 #include <algorithm>
 
+#include "stages/joints.hpp"
 #include "stages/stages.hpp"
 
 namespace coulomb::stages {
@@ -77,9 +78,12 @@ int solve_positions(const FactoredProblem<N>& p, const std::vector<double>& gap,
 
 }  // namespace
 
+namespace {
+
 template <int N>
-void correct(const Model& model, const ActiveSet& active, const ContactBuffers<N>& contact,
-             const StepResults& results, State& state, PositionStage& out, StepReport& report) {
+void correct_contacts(const Model& model, const ActiveSet& active, const ContactBuffers<N>& contact,
+                      const StepResults& results, State& state, PositionStage& out,
+                      StepReport& report) {
   report.penetration = 0.0;
   report.penetration_left = 0.0;
   report.correction_sweeps = 0;
@@ -137,6 +141,17 @@ void correct(const Model& model, const ActiveSet& active, const ContactBuffers<N
   }
   state.dissipated -= added;
   state.dissipated_by_kind[static_cast<std::size_t>(EnergyKind::correction)] -= added;
+}
+
+}  // namespace
+
+// The contacts' position stage, then the joints' (joints.cpp), which leaves every joint closed to
+// round-off.
+template <int N>
+void correct(const Model& model, const ActiveSet& active, const ContactBuffers<N>& contact,
+             const StepResults& results, State& state, PositionStage& out, StepReport& report) {
+  correct_contacts(model, active, contact, results, state, out, report);
+  correct_joints(model, state, report);
 }
 
 template void correct<kForce>(const Model&, const ActiveSet&, const ContactBuffers<kForce>&,

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "stages/joints.hpp"
 #include "stages/stages.hpp"
 
 namespace coulomb::stages {
@@ -84,6 +85,8 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     out.impulse_force[c.body1] += p1.head<3>();
     out.impulse_torque[c.body1] += p1.tail<3>() - m_W;
   }
+  // The joint blocks' impulses, and the joint reactions (joints.cpp).
+  apply_joint_impulses(model, motion, contact, nactive, out);
 
   // Kick, then the rest of the motion, and the work of the impulses, body by body, each into its
   // own slots (parallel from parallel_loop_min bodies on).
@@ -163,6 +166,8 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
         m.y() * w_mean.dot(c.t1_W) + m.z() * w_mean.dot(c.t2_W);
     by_kind[static_cast<std::size_t>(EnergyKind::pivoting)] -= m.x() * w_mean.dot(c.n_W);
   }
+
+  book_joint_work(model, contact, nactive, out, state);
 
   // Per point: impulse, end-of-step relative velocity, status, and (active points) the predicted
   // end-of-step gap for the position stage. Then the contact memory.

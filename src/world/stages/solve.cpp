@@ -73,10 +73,12 @@ SolverResult solve_stopping(const Model& model, const ActiveSet& active, Contact
 template <int D>
 void solve(const Model& model, const State& state, const ActiveSet& active, ContactPoints& points,
            ContactBuffers<D>& contact, StepReport& report) {
-  const std::size_t nactive = active.active.size();
-  contact.r.resize(nactive);
-  contact.u.resize(nactive);
-  if (nactive == 0) {
+  // The active contacts, then the joint blocks (assemble).
+  const auto nblocks = static_cast<std::size_t>(contact.problem.contact_count);
+  report.joint_blocks = static_cast<int>(contact.joint_of_block.size());
+  contact.r.resize(nblocks);
+  contact.u.resize(nblocks);
+  if (nblocks == 0) {
     report.solver = SolverResult{};
     contact.prefer_newton_next = state.prefer_newton;
     contact.nu.clear();
