@@ -296,7 +296,7 @@ class PySimulation {
     d["potential"] = e.potential;
     d["elastic"] = e.elastic;
     d["dissipated"] = sim_.state().dissipated;
-    d["total"] = e.mechanical() + sim_.state().dissipated;
+    d["total"] = audited_total(sim_.model(), e, sim_.state());
     // The same split as energy.csv: dissipation by kind of law.
     for (std::size_t k = 0; k < kEnergyKindCount; ++k)
       d[kEnergyKindNames[k]] = sim_.state().dissipated_by_kind[k];

@@ -281,6 +281,7 @@ void read_scene(const Reporter& r, const YAML::Node& root, const std::string& de
     s.v_WC[i] = init[i].v_WC;
     s.w_W[i] = init[i].w_W;
   }
+  set_driven_state(m, s, 0.0);
 }
 
 // The file name's stem ("scenes/billiard.yaml" -> "billiard").

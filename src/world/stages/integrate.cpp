@@ -15,6 +15,14 @@
 // which equals the change of kinetic + potential energy exactly for the midpoint scheme (and for
 // Moreau–Jean with θ = 1/2): the gravity terms cancel (x_{k+1} − x_k = h (v_k + v_{k+1})/2),
 // the drifts keep the rotational energy, and ½ Lᵀ I_c⁻¹ L changes by ΔL·(ω_pre + ω_post)/2.
+//
+// Actuation (issue 11): the applied impulses of free_motion (loads, springs, dampers) are in
+// v_free and L_free; their work is counted the same way, P·v̄ + ΔL·ω̄: the loads' into
+// State::force_work, the dampers' (minus) into State::damping, the springs' into nothing (their
+// energy is energy.csv's elastic). A driven body ends the step at its exact pose and twist at
+// t_{k+1}, with mean twist ν̄_d = (ν_k + ν_{k+1})/2; it does the work −P_d·ν̄_d on the others
+// (P_d its contact and spring impulses), State::driven_work, and the contacts dissipate
+// −Σ r·J ν̄ over all bodies, which is the free bodies' impulse work minus the driven work.
 #include <coulomb/dynamics/rigid_body.hpp>
 
 #include <algorithm>
@@ -84,21 +92,52 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     out.impulse_torque[c.body1] += p1.tail<3>() - m_W;
   }
 
+  // The end of the step (compensated sum, the same as the State's time below).
+  const double increment = h - state.time_carry;
+  const double t_end = state.time + increment;
+
   // Kick, then the rest of the motion; work of the impulses; the first non-finite body.
   double work = 0.0;
+  double driven_work = 0.0;
   report.finite = true;
   report.non_finite_body = -1;
   report.non_finite_quantity = StateQuantity::none;
   for (std::size_t b = 0; b < nbodies; ++b) {
     const Body& body = model.bodies[b];
+    if (body.driven()) {
+      // The exact pose and twist at the end; the work of the driven body on the others.
+      const Vec3 v0 = state.v_WC[b], w0 = state.w_W[b];
+      const DrivenPose e = driven_pose(body.motion, t_end);
+      const Vec3 arm = e.q_WB * body.com_B;
+      state.x_WC[b] = e.p_WB + arm;
+      state.q_WB[b] = e.q_WB;
+      state.v_WC[b] = e.v_WB + e.w_W.cross(arm);
+      state.w_W[b] = e.w_W;
+      out.L_end[b].setZero();
+      out.v_mean[b] = 0.5 * (v0 + state.v_WC[b]);
+      out.w_mean[b] = 0.5 * (w0 + state.w_W[b]);
+      const double contact_power =
+          out.impulse_force[b].dot(out.v_mean[b]) + out.impulse_torque[b].dot(out.w_mean[b]);
+      driven_work -= contact_power + motion.spring_force[b].dot(out.v_mean[b]) +
+                     motion.spring_torque[b].dot(out.w_mean[b]);
+      // The contacts' share is also theirs: Σ r·J ν̄ counts it with the free bodies' work.
+      work += contact_power;
+      continue;
+    }
     if (body.fixed) continue;
     const Vec3 v0 = state.v_WC[b];
     const Vec3 v1 = motion.v_free[b] + body.inv_mass() * out.impulse_force[b];
-    out.L_end[b] = motion.L_start[b] + out.impulse_torque[b];
+    out.L_end[b] = motion.L_free[b] + out.impulse_torque[b];
     const Vec3 w_post = motion.inv_inertia_W[b] * out.L_end[b];
     out.v_mean[b] = 0.5 * (v0 + v1);
     out.w_mean[b] = 0.5 * (motion.w_pre[b] + w_post);
     work += out.impulse_force[b].dot(out.v_mean[b]) + out.impulse_torque[b].dot(out.w_mean[b]);
+    if (body.load.applies_force())
+      state.force_work +=
+          motion.load_force[b].dot(out.v_mean[b]) + motion.load_torque[b].dot(out.w_mean[b]);
+    if (body.load.damps() || !model.springs.empty())
+      state.damping -=
+          motion.damping_force[b].dot(out.v_mean[b]) + motion.damping_torque[b].dot(out.w_mean[b]);
 
     // The rest of the motion: from the contact configuration for the midpoint scheme (second
     // half step), from the start for Moreau–Jean (whole step).
@@ -131,6 +170,7 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     }
   }
   state.dissipated -= work;
+  state.driven_work += driven_work;
 
   // The same work contact by contact, split by kind: r·J(v_mean, w_mean) is linear in r, so the
   // normal and tangential parts add up to the total above.
@@ -166,8 +206,10 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   for (std::size_t k = 0; k < npoints; ++k) {
     const ContactPoint& c = points.points[k];
     const int i = active.active_of_point[k];
-    const Vec3 w1 = model.bodies[c.body1].fixed ? Vec3::Zero() : Vec3(state.w_W[c.body1]);
-    const Vec3 w2 = model.bodies[c.body2].fixed ? Vec3::Zero() : Vec3(state.w_W[c.body2]);
+    const Body& body1 = model.bodies[c.body1];
+    const Body& body2 = model.bodies[c.body2];
+    const Vec3 w1 = body1.fixed && !body1.driven() ? Vec3::Zero() : Vec3(state.w_W[c.body1]);
+    const Vec3 w2 = body2.fixed && !body2.driven() ? Vec3::Zero() : Vec3(state.w_W[c.body2]);
     out.w_rel_end[k] = w2 - w1;
     if (i < 0) {
       out.u_end[k] =
@@ -228,10 +270,8 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   state.prefer_newton = contact.prefer_newton_next;
 
   // Time by compensated summation, so that 10^4 steps of 1e-4 s end at 1 s, not 0.99999999999991.
-  const double increment = h - state.time_carry;
-  const double t = state.time + increment;
-  state.time_carry = (t - state.time) - increment;
-  state.time = t;
+  state.time_carry = (t_end - state.time) - increment;
+  state.time = t_end;
   ++state.step;
 }
 
