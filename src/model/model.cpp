@@ -288,6 +288,11 @@ void Model::validate() {
       invalid("body '" + body.name +
               "': a moving surface is taken by the compliant formulation only");
   }
+  if (compliant && solver.compliant.integrator != Integrator::erk &&
+      solver.compliant.analytic_jacobian && actuation_without_jacobian(*this) >= 0)
+    invalid(
+        "damping, body-frame or off-centre loads and springs between bodies or with a damper "
+        "need solver.jacobian: difference with the implicit integrators");
   if (compliant && !(solver.compliant.rtol > 0.0 && solver.compliant.atol > 0.0 &&
                      solver.compliant.max_step >= 0.0 && solver.sharp_radius > 0.0))
     invalid("the compliant settings need rtol > 0, atol > 0, max_step >= 0, sharp_radius > 0");
@@ -307,6 +312,18 @@ bool Model::compiled_for_sizes() const {
          compiled.laws.size() == contacts.size() + 1 &&
          compiled.inv_inertia_B.size() == bodies.size() &&
          compiled.shape_reach.size() == shapes.size() && shape_body.size() == shapes.size();
+}
+
+int actuation_without_jacobian(const Model& model) {
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const BodyLoad& l = model.bodies[b].load;
+    if (l.damps() || (l.applies_force() && (l.body_frame || l.at_point)))
+      return static_cast<int>(b);
+  }
+  for (std::size_t i = 0; i < model.springs.size(); ++i)
+    if (model.springs[i].body2 >= 0 || model.springs[i].damping > 0.0)
+      return static_cast<int>(model.bodies.size() + i);
+  return -1;
 }
 
 bool Model::has_actuation() const {

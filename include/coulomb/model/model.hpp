@@ -275,6 +275,11 @@ struct Model {
   [[nodiscard]] bool has_actuation() const;
 };
 
+/// The first body (index b) or spring (index nbodies + i) whose forces have no term in the
+/// compliant formulation's analytic Jacobian (damping, a body-frame or off-centre load, a spring
+/// between bodies or with a damper), or -1.
+[[nodiscard]] int actuation_without_jacobian(const Model& model);
+
 /// The compiled part of a model whose spec is valid (finalize() checks it first): the laws of
 /// every contact spec (resolve_nonsmooth_laws, which throws std::invalid_argument naming the
 /// material pair for a law the nonsmooth formulation cannot run), the law index of every
