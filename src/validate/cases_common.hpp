@@ -99,4 +99,10 @@ Sim load_edited(const std::string& file, Edit&& edit) {
 /// independent ODE, stick–slip, agreement with the nonsmooth closed forms.
 [[nodiscard]] std::vector<Case> compliant_cases();
 
+// cases_driven.cpp: driven bodies, springs and dampers (issue 11).
+[[nodiscard]] std::vector<Check> conveyor_belt(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> belt_sinusoid(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> vibrating_platform(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> spring_mass(const CaseContext& ctx);
+
 }  // namespace coulomb::validate
