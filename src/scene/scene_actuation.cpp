@@ -61,7 +61,7 @@ Csv read_csv(const Reporter& r, const Field& f, std::string& path_out) {
       continue;
     }
     if (cells.size() != csv.header.size())
-      r.fail(f, fmt::format("{}: {} line {}: {} values, the header has {}", f.path, path,
+      r.fail(f, fmt::format("{}: {} line {}: {} values, the header has {}", f.path, name,
                             number_of_line, cells.size(), csv.header.size()));
     std::vector<double> row;
     for (std::size_t i = 0; i < cells.size(); ++i) {
@@ -69,17 +69,17 @@ Csv read_csv(const Reporter& r, const Field& f, std::string& path_out) {
       const double v = std::strtod(cells[i].c_str(), &end);
       if (cells[i].empty() || end != cells[i].c_str() + cells[i].size() || !std::isfinite(v))
         r.fail(f, fmt::format("{}: {} line {}: column '{}' is not a finite number: '{}'", f.path,
-                              path, number_of_line, csv.header[i], cells[i]));
+                              name, number_of_line, csv.header[i], cells[i]));
       row.push_back(v);
     }
     if (!csv.rows.empty() && !(row[0] > csv.rows.back()[0]))
       r.fail(f, fmt::format("{}: {} line {}: time {} must be after the row before ({})", f.path,
-                            path, number_of_line, row[0], csv.rows.back()[0]));
+                            name, number_of_line, row[0], csv.rows.back()[0]));
     csv.rows.push_back(std::move(row));
     csv.lines.push_back(number_of_line);
   }
   if (csv.rows.size() < 2)
-    r.fail(f, fmt::format("{}: the table '{}' needs a header and at least two rows", f.path, path));
+    r.fail(f, fmt::format("{}: the table '{}' needs a header and at least two rows", f.path, name));
   return csv;
 }
 
