@@ -359,6 +359,15 @@ RunResult run(Simulation& sim, const RunOptions& options) {
         : options.checkpoint_every > 0.0                           ? "--checkpoint-every"
                                                                    : "--restart"));
 
+  // The actuation's works (State::driven_work, force_work, damping) are not in format 2 either:
+  // an actuated scene's restart would lose them from the energy audit.
+  if (model.has_actuation() && (options.checkpoint_every > 0.0 || !options.restart.empty()))
+    throw std::invalid_argument(fmt::format(
+        "{}: checkpoints and restarts do not hold the work of driven bodies, loads and dampers "
+        "(checkpoint format 2), so a restart could not continue this scene's energy audit "
+        "bit-identically",
+        options.checkpoint_every > 0.0 ? "--checkpoint-every" : "--restart"));
+
   // A restart: the checkpoint, checked against this scene, before anything is written.
   std::optional<Checkpoint> restart;
   if (!options.restart.empty()) {
