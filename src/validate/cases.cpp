@@ -104,6 +104,10 @@ const std::vector<Case>& validation_cases() {
     all.push_back({"spring-mass",
                    "Body on a 3-D spring(-damper): position vs the closed form, second order in h",
                    "scenes/validation/spring-mass.yaml", spring_mass});
+    all.push_back({"wear-power",
+                   "code_aster DIS_CHOC wear check: constant F_n, slip V0 sin 2 pi f t on a driven "
+                   "support, wear power F_n (2/pi) V0 within 0.5 %",
+                   "scenes/validation/wear-power.yaml", wear_power_check});
     return all;
   }();
   return cases;

@@ -104,5 +104,6 @@ Sim load_edited(const std::string& file, Edit&& edit) {
 [[nodiscard]] std::vector<Check> belt_sinusoid(const CaseContext& ctx);
 [[nodiscard]] std::vector<Check> vibrating_platform(const CaseContext& ctx);
 [[nodiscard]] std::vector<Check> spring_mass(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> wear_power_check(const CaseContext& ctx);
 
 }  // namespace coulomb::validate
