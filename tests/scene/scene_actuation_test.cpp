@@ -84,6 +84,22 @@ bodies:
   EXPECT_NEAR(driven_pose(m, 0.5).w_W.z(), kPi, 1e-12);
 }
 
+TEST(SceneActuation, LoadTableRelativeToTheSceneFile) {
+  const Folder f;
+  f.write("push.csv", "t,fx,fy,fz,tx,ty,tz\n0,0,0,0,0,0,0\n2,4,0,0,0,0,2\n");
+  const std::string scene = f.write("scene.yaml", R"(
+bodies:
+  - {name: cart, mass: 1, load_table: push.csv, force: [0, 0, -1], shapes: [{type: sphere, radius: 0.1}]}
+)");
+  const Scene s = load_scene_file(scene);
+  const BodyLoad& load = s.model.bodies[0].load;
+  ASSERT_TRUE(load.table);
+  // The table's linear interpolation added to the constant force.
+  const Wrench w = load_wrench(load, 0.5, Quat::Identity(), Vec3::Zero());
+  EXPECT_EQ(w.force, Vec3(1, 0, -1));
+  EXPECT_EQ(w.torque, Vec3(0, 0, 0.5));
+}
+
 TEST(SceneActuation, TableErrorsNameTheKeyTheFileAndTheLine) {
   const Folder f;
   const std::string body =
