@@ -62,6 +62,22 @@ DrivenPose driven_pose(const BodyMotion& m, double t) {
       const MotionTable& tab = *m.table;
       const std::ptrdiff_t i = segment(tab.t, t);
       const auto n = static_cast<std::ptrdiff_t>(tab.t.size());
+      if (tab.velocities) {
+        // Twist linear over the segment (held after the last row, zero before the first); the
+        // pose its exact integral from the row.
+        const auto k = static_cast<std::size_t>(std::max<std::ptrdiff_t>(i, 0));
+        const bool last = i >= n - 1;
+        const double tau = i < 0 ? 0.0 : t - tab.t[k];
+        const double dt = last ? 1.0 : tab.t[k + 1] - tab.t[k];
+        const Vec3 dv = last ? Vec3::Zero() : Vec3((tab.v[k + 1] - tab.v[k]) / dt);
+        const Vec3 dw = last ? Vec3::Zero() : Vec3((tab.w[k + 1] - tab.w[k]) / dt);
+        out.p_WB = m.p0 + tab.d[k] + tau * tab.v[k] + (0.5 * tau * tau) * dv;
+        out.q_WB =
+            (rotation_exp(tau * tab.w[k] + (0.5 * tau * tau) * dw) * tab.q[k]).normalized() * m.q0;
+        out.v_WB = i < 0 ? Vec3::Zero() : Vec3(tab.v[k] + tau * dv);
+        out.w_W = i < 0 ? Vec3::Zero() : Vec3(tab.w[k] + tau * dw);
+        break;
+      }
       if (i < 0 || i >= n - 1) {
         const auto k = static_cast<std::size_t>(i < 0 ? 0 : n - 1);
         out.p_WB = m.p0 + tab.d[k];
@@ -84,6 +100,22 @@ DrivenPose driven_pose(const BodyMotion& m, double t) {
   return out;
 }
 
+int MotionTable::integrate_velocities() {
+  const std::size_t n = t.size();
+  d.assign(n, Vec3::Zero());
+  q.assign(n, Quat::Identity());
+  for (std::size_t k = 0; k + 1 < n; ++k) {
+    // ω_k and ω_{k+1} on one axis (or one of them zero): the rotation is exp of the integral.
+    if (w[k].cross(w[k + 1]).norm() > 1e-12 * w[k].norm() * w[k + 1].norm() ||
+        (w[k].dot(w[k + 1]) < 0.0))
+      return static_cast<int>(k + 1);
+    const double dt = t[k + 1] - t[k];
+    d[k + 1] = d[k] + (0.5 * dt) * (v[k] + v[k + 1]);
+    q[k + 1] = (rotation_exp((0.5 * dt) * (w[k] + w[k + 1])) * q[k]).normalized();
+  }
+  return -1;
+}
+
 double max_speed(const BodyMotion& m) {
   switch (m.kind) {
     case BodyMotion::Kind::none:
@@ -95,6 +127,10 @@ double max_speed(const BodyMotion& m) {
     case BodyMotion::Kind::table: {
       double v = 0.0;
       const MotionTable& tab = *m.table;
+      if (tab.velocities) {
+        for (const Vec3& x : tab.v) v = std::max(v, x.norm());
+        return v;
+      }
       for (std::size_t k = 0; k + 1 < tab.t.size(); ++k)
         v = std::max(v, (tab.d[k + 1] - tab.d[k]).norm() / (tab.t[k + 1] - tab.t[k]));
       return v;
@@ -114,6 +150,10 @@ double max_angular_speed(const BodyMotion& m) {
     case BodyMotion::Kind::table: {
       double w = 0.0;
       const MotionTable& tab = *m.table;
+      if (tab.velocities) {
+        for (const Vec3& x : tab.w) w = std::max(w, x.norm());
+        return w;
+      }
       for (std::size_t k = 0; k + 1 < tab.t.size(); ++k)
         w = std::max(w, rotation_log(tab.q[k + 1] * tab.q[k].conjugate()).norm() /
                             (tab.t[k + 1] - tab.t[k]));

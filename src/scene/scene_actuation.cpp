@@ -97,9 +97,37 @@ std::size_t header_form(const Reporter& r, const Field& f, const std::string& pa
 std::shared_ptr<const MotionTable> read_motion_table(const Reporter& r, const Field& f) {
   std::string path;
   const Csv csv = read_csv(r, f, path);
-  const std::size_t form = header_form(
-      r, f, path, csv, {{"t", "x", "y", "z"}, {"t", "x", "y", "z", "qw", "qx", "qy", "qz"}});
+  const std::size_t form = header_form(r, f, path, csv,
+                                       {{"t", "x", "y", "z"},
+                                        {"t", "x", "y", "z", "qw", "qx", "qy", "qz"},
+                                        {"t", "vx", "vy", "vz"},
+                                        {"t", "vx", "vy", "vz", "wx", "wy", "wz"}});
   auto table = std::make_shared<MotionTable>();
+  if (form >= 2) {
+    // A velocity table: from t = 0 (the scene's pose), the pose integrated exactly.
+    if (csv.rows.front()[0] != 0.0)
+      r.fail(f, fmt::format("{}: {} line {}: a velocity table starts at t = 0 (the scene's pose), "
+                            "got {}",
+                            f.path, path, csv.lines.front(), csv.rows.front()[0]));
+    table->velocities = true;
+    for (std::size_t k = 0; k < csv.rows.size(); ++k) {
+      const std::vector<double>& row = csv.rows[k];
+      table->t.push_back(row[0]);
+      table->v.emplace_back(row[1], row[2], row[3]);
+      table->w.push_back(form == 3 ? Vec3(row[4], row[5], row[6]) : Vec3::Zero());
+      if (table->v.back().cwiseAbs().maxCoeff() > kMaxSpeed ||
+          table->w.back().cwiseAbs().maxCoeff() > kMaxSpeed)
+        r.fail(f, fmt::format("{}: {} line {}: a velocity beyond {:g}", f.path, path, csv.lines[k],
+                              kMaxSpeed));
+    }
+    const int turned = table->integrate_velocities();
+    if (turned >= 0)
+      r.fail(f, fmt::format("{}: {} line {}: the angular velocity turns its axis since the row "
+                            "before (a velocity table keeps w on one axis over each segment; add "
+                            "a row where it is zero, or use a pose table)",
+                            f.path, path, csv.lines[static_cast<std::size_t>(turned)]));
+    return table;
+  }
   for (std::size_t k = 0; k < csv.rows.size(); ++k) {
     const std::vector<double>& row = csv.rows[k];
     table->t.push_back(row[0]);

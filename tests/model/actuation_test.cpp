@@ -87,6 +87,29 @@ TEST(Actuation, TableInterpolatesPosesWithAConstantTwistPerSegment) {
   EXPECT_NEAR(max_angular_speed(m), 1.0, 1e-12);  // 0.5 rad in 0.5 s, then 0.9 rad in 1 s
 }
 
+TEST(Actuation, VelocityTableIntegratesTheTwistExactly) {
+  auto table = std::make_shared<MotionTable>();
+  table->velocities = true;
+  table->t = {0.0, 1.0, 3.0};
+  table->v = {Vec3(0, 0, 0), Vec3(1, 2, 0), Vec3(1, 2, -2)};
+  table->w = {Vec3(0, 0, 0), Vec3(0.6, 0, 0.8), Vec3(1.2, 0, 1.6)};  // one axis
+  ASSERT_EQ(table->integrate_velocities(), -1);
+  BodyMotion m;
+  m.kind = BodyMotion::Kind::table;
+  m.p0 = Vec3(1, 0, 0);
+  m.table = table;
+  // d(1) = ∫0^1 t (1, 2, 0) dt = (0.5, 1, 0); rotation angle ∫0^1 t dt = 0.5 about (0.6, 0, 0.8).
+  const DrivenPose p1 = driven_pose(m, 1.0);
+  EXPECT_LT((p1.p_WB - Vec3(1.5, 1, 0)).norm(), 1e-15);
+  EXPECT_LT((rotation_log(p1.q_WB) - 0.5 * Vec3(0.6, 0, 0.8)).norm(), 1e-15);
+  for (double t : {0.3, 1.7, 2.9, 4.0}) expect_twist_is_derivative(m, t);
+  // After the last row the last twist holds.
+  EXPECT_LT((driven_pose(m, 5.0).v_WB - Vec3(1, 2, -2)).norm(), 1e-15);
+  // An axis that turns is refused at its row.
+  table->w[2] = Vec3(0, 1, 0);
+  EXPECT_EQ(table->integrate_velocities(), 2);
+}
+
 TEST(Actuation, LoadAtAPointInTheBodyFrame) {
   BodyLoad load;
   load.force = Vec3(1, 0, 0);

@@ -118,7 +118,14 @@ TEST(SceneActuation, TableErrorsNameTheKeyTheFileAndTheLine) {
   EXPECT_EQ(message_of(scene),
             scene +
                 ":2:33: error: bodies[0].motion.table: the table 'path.csv' must have the "
-                "header 't, x, y, z' or 't, x, y, z, qw, qx, qy, qz'");
+                "header 't, x, y, z' or 't, x, y, z, qw, qx, qy, qz' or 't, vx, vy, vz' or "
+                "'t, vx, vy, vz, wx, wy, wz'");
+  f.write("path.csv", "t,vx,vy,vz,wx,wy,wz\n0,0,0,0,0,0,1\n1,0,0,0,1,0,0\n");
+  EXPECT_EQ(message_of(scene),
+            scene +
+                ":2:33: error: bodies[0].motion.table: path.csv line 3: the angular velocity "
+                "turns its axis since the row before (a velocity table keeps w on one axis "
+                "over each segment; add a row where it is zero, or use a pose table)");
 }
 
 TEST(SceneActuation, SpringsOfBothFormsAndBothFormulations) {

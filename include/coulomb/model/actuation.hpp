@@ -16,6 +16,9 @@
 ///              constant angular velocity per segment) from a CSV file:
 ///              p_WB(t) = p0 + d(t), R_WB(t) = Q(t) R0; before the first row and after the last
 ///              the pose of the nearest row, at rest.
+///              A velocity table instead: piecewise-linear twist (ω on a fixed axis over each
+///              segment), the pose its exact integral from (p0, R0) at t = 0, the last twist held
+///              after the last row.
 /// (p0, R0) is the scene's `position` and `orientation`. The twist is the exact derivative of the
 /// pose: v_WB = p0' and ω_W with Ṙ = [ω] R, so a contact sees the body's true velocity.
 ///
@@ -33,11 +36,22 @@
 
 namespace coulomb {
 
-/// A piecewise-linear motion table (scene key `motion.table`): rows in increasing time.
+/// A motion table (scene key `motion.table`): rows in increasing time. A pose table
+/// (`velocities` false) is piecewise linear in displacement and piecewise geodesic in rotation;
+/// a velocity table (`velocities` true) is piecewise linear in the twist (v, ω), with ω keeping
+/// its axis over each segment, and its poses d, q at the rows are the exact integrals of the
+/// twist from the first row (t = 0, the scene's pose); after the last row the last twist holds.
 struct MotionTable {
-  std::vector<double> t;  ///< (n) [s], strictly increasing
-  std::vector<Vec3> d;    ///< (n) displacement of the body origin from its scene position [m]
-  std::vector<Quat> q;    ///< (n) rotation applied to the scene orientation (world), unit
+  std::vector<double> t;    ///< (n) [s], strictly increasing
+  std::vector<Vec3> d;      ///< (n) displacement of the body origin from its scene position [m]
+  std::vector<Quat> q;      ///< (n) rotation applied to the scene orientation (world), unit
+  bool velocities = false;  ///< a velocity table: v, w hold the rows' twists
+  std::vector<Vec3> v;      ///< (n) velocity of the origin [m/s] (velocity tables)
+  std::vector<Vec3> w;      ///< (n) angular velocity, world [rad/s] (velocity tables)
+
+  /// Velocity tables: fills d and q from v and w (exact: v linear, ω linear on a fixed axis per
+  /// segment). Returns the first row k whose segment [k−1, k] turns its axis, or -1.
+  int integrate_velocities();
 };
 
 /// A prescribed motion of a body (see the file comment for the equations).
