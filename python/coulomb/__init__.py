@@ -137,6 +137,25 @@ class Simulation:
         self._core.set_state(as_array(positions), as_array(orientations), as_array(velocities),
                              as_array(angular_velocities), time)
 
+    def set_load(self, body: str, force=None, torque=None, frame: Optional[str] = None,
+                 point=None, linear_damping: Optional[float] = None,
+                 angular_damping: Optional[float] = None) -> None:
+        """Between steps: a free body's applied force [N] and torque [N m] ('world' or 'body'
+        frame; the force at `point`, body frame [m], else at the centre of mass) and viscous
+        damping (linear [N s/m], angular [N m s/rad]); what is not given keeps its value. Takes
+        effect at the next step (docs/python.md). ValueError for a fixed or driven body."""
+        vec = lambda a: None if a is None else [float(x) for x in a]
+        self._core.set_load(body, vec(force), vec(torque), frame, vec(point), linear_damping,
+                            angular_damping)
+
+    def set_motion(self, body: str, velocity=(0.0, 0.0, 0.0),
+                   angular_velocity=(0.0, 0.0, 0.0)) -> None:
+        """Between steps: a driven body moves from its present pose with the constant twist
+        (velocity of its frame's origin [m/s], angular velocity [rad/s], world frame).
+        ValueError for a body that is not driven."""
+        self._core.set_motion(body, [float(x) for x in velocity],
+                              [float(x) for x in angular_velocity])
+
     def contacts(self) -> dict:
         """The contact points of the last step as numpy arrays keyed by the contacts.csv columns
         (body1 and body2 hold names; body1_index and body2_index the indices)."""
@@ -156,7 +175,8 @@ class Simulation:
     def energy(self) -> dict:
         """Kinetic, potential, elastic (stored in the compliant contacts and springs),
         dissipated and total energy [J], and the dissipated energy by kind like energy.csv:
-        normal, friction, rolling, pivoting, correction (the position stage)."""
+        normal, friction, rolling, pivoting, correction (the position stage); driven_work,
+        force_work and damping (the actuation's works, in the total of an actuated scene)."""
         return self._core.energy()
 
     def integrator_statistics(self) -> Optional[dict]:

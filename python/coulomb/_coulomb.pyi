@@ -40,6 +40,22 @@ class Simulation:
     def energy(self) -> dict[str, float]: ...
     def solver_statistics(self) -> dict[str, Any]: ...
     def integrator_statistics(self) -> Optional[dict[str, Any]]: ...
+    def set_load(
+        self,
+        body: str,
+        force: Optional[Sequence[float]] = None,
+        torque: Optional[Sequence[float]] = None,
+        frame: Optional[str] = None,
+        point: Optional[Sequence[float]] = None,
+        linear_damping: Optional[float] = None,
+        angular_damping: Optional[float] = None,
+    ) -> None: ...
+    def set_motion(
+        self,
+        body: str,
+        velocity: Sequence[float] = (0.0, 0.0, 0.0),
+        angular_velocity: Sequence[float] = (0.0, 0.0, 0.0),
+    ) -> None: ...
     def set_state(
         self,
         positions: Optional[ArrayLike] = None,

@@ -14,6 +14,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -308,6 +310,46 @@ class PySimulation {
     return d;
   }
 
+  // A body's index by name (throws listing none: the name is the user's).
+  int body_named(const std::string& name) const {
+    const int b = sim_.model().body_index(name);
+    if (b < 0) throw std::invalid_argument("no body named '" + name + "'");
+    return b;
+  }
+
+  // Between steps: a free body's force, torque (world or body frame, the force at a point) and
+  // viscous damping; what is not given keeps its value.
+  void set_load(const std::string& name, std::optional<std::array<double, 3>> force,
+                std::optional<std::array<double, 3>> torque, std::optional<std::string> frame,
+                std::optional<std::array<double, 3>> point, std::optional<double> linear_damping,
+                std::optional<double> angular_damping) {
+    const int b = body_named(name);
+    BodyLoad load = sim_.model().bodies[static_cast<std::size_t>(b)].load;
+    auto vec = [](const std::array<double, 3>& a) { return Vec3(a[0], a[1], a[2]); };
+    if (force) load.force = vec(*force);
+    if (torque) load.torque = vec(*torque);
+    if (frame) {
+      if (*frame != "world" && *frame != "body")
+        throw std::invalid_argument("set_load: frame must be 'world' or 'body', got '" + *frame +
+                                    "'");
+      load.body_frame = *frame == "body";
+    }
+    if (point) {
+      load.at_point = true;
+      load.point_B = vec(*point);
+    }
+    if (linear_damping) load.linear_damping = *linear_damping;
+    if (angular_damping) load.angular_damping = *angular_damping;
+    sim_.set_load(b, load);
+  }
+
+  // Between steps: a driven body's constant twist from its present pose.
+  void set_motion(const std::string& name, std::array<double, 3> velocity,
+                  std::array<double, 3> angular_velocity) {
+    sim_.set_driven_twist(body_named(name), Vec3(velocity[0], velocity[1], velocity[2]),
+                          Vec3(angular_velocity[0], angular_velocity[1], angular_velocity[2]));
+  }
+
   py::dict energy() const {
     const Energy e = coulomb::energy(sim_.model(), sim_.state());
     py::dict d;
@@ -315,7 +357,11 @@ class PySimulation {
     d["potential"] = e.potential;
     d["elastic"] = e.elastic;
     d["dissipated"] = sim_.state().dissipated;
-    d["total"] = e.mechanical() + sim_.state().dissipated;
+    d["total"] = audited_total(sim_.model(), e, sim_.state());
+    // The actuation's works (energy.csv's last columns for an actuated model).
+    d["driven_work"] = sim_.state().driven_work;
+    d["force_work"] = sim_.state().force_work;
+    d["damping"] = sim_.state().damping;
     // The same split as energy.csv: dissipation by kind of law.
     for (std::size_t k = 0; k < kEnergyKindCount; ++k)
       d[kEnergyKindNames[k]] = sim_.state().dissipated_by_kind[k];
@@ -443,6 +489,13 @@ PYBIND11_MODULE(_coulomb, m) {
       .def("energy", &PySimulation::energy)
       .def("solver_statistics", &PySimulation::solver_statistics)
       .def("integrator_statistics", &PySimulation::integrator_statistics)
+      .def("set_load", &PySimulation::set_load, py::arg("body"), py::arg("force") = py::none(),
+           py::arg("torque") = py::none(), py::arg("frame") = py::none(),
+           py::arg("point") = py::none(), py::arg("linear_damping") = py::none(),
+           py::arg("angular_damping") = py::none())
+      .def("set_motion", &PySimulation::set_motion, py::arg("body"),
+           py::arg("velocity") = std::array<double, 3>{0, 0, 0},
+           py::arg("angular_velocity") = std::array<double, 3>{0, 0, 0})
       .def("set_state", &PySimulation::set_state, py::arg("positions") = py::none(),
            py::arg("orientations") = py::none(), py::arg("velocities") = py::none(),
            py::arg("angular_velocities") = py::none(), py::arg("time") = py::none());

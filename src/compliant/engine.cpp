@@ -211,6 +211,7 @@ bool CompliantEngine::advance(State& state, double t_end) {
     }
     system_->unpack(y_, state);
     state.time = t;
+    set_driven_state(model_, state, t);
     const std::vector<int> found(integrator_->roots_found().begin(),
                                  integrator_->roots_found().end());
     state.compliant.step_size = integrator_->statistics().last_step;
@@ -218,6 +219,7 @@ bool CompliantEngine::advance(State& state, double t_end) {
   }
   system_->unpack(y_, state);
   if (ok) state.time = t_end;
+  set_driven_state(model_, state, state.time);
   state.compliant.step_size = integrator_->statistics().last_step;
   // The contacts and stored energy at the state reached.
   system_->evaluate(state.time, y_, false);

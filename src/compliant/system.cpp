@@ -101,7 +101,7 @@ double spring_energy(const Spring& s, const Vec3& p) {
 }  // namespace
 
 CompliantSystem::CompliantSystem(const Model& model, const CompliantLawTable& laws)
-    : model_(model), laws_(laws) {
+    : model_(model), laws_(laws), actuated_(model.has_actuation()) {
   const std::size_t nb = model.bodies.size();
   slot_of_body_.assign(nb, -1);
   for (std::size_t b = 0; b < nb; ++b) {
@@ -140,7 +140,8 @@ void CompliantSystem::begin_segment(const State& state, std::vector<double>& y) 
   sticks_ = state.compliant.contacts;
   sticks_offset_ = kBodySize * body_of_slot_.size();
   energy_offset_ = sticks_offset_ + 3 * sticks_.size();
-  size_ = energy_offset_ + kEnergies;
+  // Actuated models add the driven bodies' work (docs/compliant.md); the others keep their size.
+  size_ = energy_offset_ + kEnergies + (actuated_ ? kActuationEnergies : 0);
   y.assign(size_, 0.0);
   double extent = 1.0;
   for (std::size_t b = 0; b < model_.bodies.size(); ++b) {
@@ -168,6 +169,11 @@ void CompliantSystem::begin_segment(const State& state, std::vector<double>& y) 
     for (int i = 0; i < 3; ++i)
       y[stick_offset(static_cast<int>(k)) + i] = sticks_[k].elongation_W[i];
   for (int k = 0; k < kEnergies; ++k) y[energy_offset_ + k] = state.dissipated_by_kind[k];
+  if (actuated_) {
+    y[energy_offset_ + kEnergies] = state.driven_work;
+    y[energy_offset_ + kEnergies + 1] = state.force_work;
+    y[energy_offset_ + kEnergies + 2] = state.damping;
+  }
   // The points present now carry their own roots; the others share the "new point" root.
   evaluate(state.time, y, false);
   listed_.clear();
@@ -216,12 +222,29 @@ void CompliantSystem::unpack(std::span<const double> y, State& state) const {
   }
   state.dissipated =
       total + state.dissipated_by_kind[static_cast<std::size_t>(EnergyKind::correction)];
+  if (actuated_) {
+    state.driven_work = y[energy_offset_ + kEnergies];
+    state.force_work = y[energy_offset_ + kEnergies + 1];
+    state.damping = y[energy_offset_ + kEnergies + 2];
+  }
 }
 
 // Bodies at y: pose, velocity, angular momentum and velocity, inverse world inertia.
-void CompliantSystem::bodies(std::span<const double> y) {
+void CompliantSystem::bodies(double t, std::span<const double> y) {
   for (std::size_t b = 0; b < model_.bodies.size(); ++b) {
     const int j = slot_of_body_[b];
+    if (model_.bodies[b].driven()) {
+      // The exact pose and twist of the motion at t (coulomb/model/actuation.hpp).
+      const DrivenPose d = driven_pose(model_.bodies[b].motion, t);
+      const Vec3 arm = d.q_WB * model_.bodies[b].com_B;
+      x_[b] = d.p_WB + arm;
+      q_[b] = d.q_WB;
+      v_[b] = d.v_WB + d.w_W.cross(arm);
+      w_[b] = d.w_W;
+      L_[b].setZero();
+      inv_inertia_W_[b].setZero();
+      continue;
+    }
     if (j < 0) {
       x_[b] = fixed_x_[b];
       q_[b] = fixed_q_[b];
@@ -416,10 +439,10 @@ void CompliantSystem::contact_laws(bool derivatives) {
   }
 }
 
-const std::vector<CompliantContactResult>& CompliantSystem::evaluate(double /*t*/,
+const std::vector<CompliantContactResult>& CompliantSystem::evaluate(double t,
                                                                      std::span<const double> y,
                                                                      bool derivatives) {
-  bodies(y);
+  bodies(t, y);
   collide();
   // The sticking contacts' slips (world), projected on each point's tangent plane.
   stick_displacement_.assign(points_.size(), Vec2::Zero());
@@ -439,9 +462,30 @@ double CompliantSystem::elastic_energy() const {
   double e = 0.0;
   for (const CompliantContactResult& c : results_) e += c.elastic;
   for (const Spring& sp : model_.springs) {
+    if (!world_spring(sp)) {
+      const double stretch = spring_ends(sp).d.norm() - sp.rest_length;
+      e += 0.5 * sp.stiffness * stretch * stretch;
+      continue;
+    }
     const auto b = static_cast<std::size_t>(sp.body);
     e += spring_energy(sp, x_[b] + q_[b] * (sp.point_B - model_.bodies[b].com_B));
   }
+  return e;
+}
+
+CompliantSystem::SpringEnds CompliantSystem::spring_ends(const Spring& sp) const {
+  SpringEnds e;
+  const auto a = static_cast<std::size_t>(sp.body);
+  e.arm1 = q_[a] * (sp.point_B - model_.bodies[a].com_B);
+  Vec3 p2 = sp.anchor_W, v2 = Vec3::Zero();
+  if (sp.body2 >= 0) {
+    const auto b = static_cast<std::size_t>(sp.body2);
+    e.arm2 = q_[b] * (sp.point2_B - model_.bodies[b].com_B);
+    p2 = x_[b] + e.arm2;
+    v2 = v_[b] + w_[b].cross(e.arm2);
+  }
+  e.d = x_[a] + e.arm1 - p2;
+  e.rate = v_[a] + w_[a].cross(e.arm1) - v2;
   return e;
 }
 
@@ -478,11 +522,60 @@ int CompliantSystem::rhs(double t, std::span<const double> y, std::span<double> 
   }
   // Springs to fixed points: −k (ℓ − ℓ0) d/ℓ at the body's point.
   for (const Spring& sp : model_.springs) {
+    if (!world_spring(sp)) continue;
     const auto b = static_cast<std::size_t>(sp.body);
     const Vec3 arm = q_[b] * (sp.point_B - model_.bodies[b].com_B);
     const Vec3 f = spring_force(sp, x_[b] + arm);
     force_[b] += f;
     torque_[b] += arm.cross(f);
+  }
+  // Actuation (coulomb/model/actuation.hpp): loads, damping, spring–dampers between bodies; the
+  // work of the loads and the power of the dampers integrated with the state.
+  double force_power = 0.0, damping_power = 0.0;
+  if (actuated_) {
+    for (std::size_t b = 0; b < model_.bodies.size(); ++b) {
+      const Body& body = model_.bodies[b];
+      if (body.fixed) continue;
+      if (body.load.applies_force()) {
+        const Wrench wr = load_wrench(body.load, t, q_[b], body.com_B);
+        force_[b] += wr.force;
+        torque_[b] += wr.torque;
+        force_power += wr.force.dot(v_[b]) + wr.torque.dot(w_[b]);
+      }
+      if (body.load.damps()) {
+        force_[b] -= body.load.linear_damping * v_[b];
+        torque_[b] -= body.load.angular_damping * w_[b];
+        damping_power += body.load.linear_damping * v_[b].squaredNorm() +
+                         body.load.angular_damping * w_[b].squaredNorm();
+      }
+    }
+    for (const Spring& sp : model_.springs) {
+      if (world_spring(sp)) continue;
+      const SpringEnds e = spring_ends(sp);
+      const double l = e.d.norm();
+      if (!(l > 0.0)) continue;
+      const Vec3 u = e.d / l;
+      const double rate = u.dot(e.rate);
+      const Vec3 f = -(sp.stiffness * (l - sp.rest_length) + sp.damping * rate) * u;
+      damping_power += sp.damping * rate * rate;
+      const auto a = static_cast<std::size_t>(sp.body);
+      force_[a] += f;
+      torque_[a] += e.arm1.cross(f);
+      if (sp.body2 >= 0) {
+        const auto b = static_cast<std::size_t>(sp.body2);
+        force_[b] -= f;
+        torque_[b] -= e.arm2.cross(f);
+      }
+    }
+  }
+  // The driven bodies' work on the others: minus the power of the forces they receive.
+  if (actuated_) {
+    double power = 0.0;
+    for (std::size_t b = 0; b < model_.bodies.size(); ++b)
+      if (model_.bodies[b].driven()) power -= force_[b].dot(v_[b]) + torque_[b].dot(w_[b]);
+    ydot[energy_offset_ + kEnergies] = power;
+    ydot[energy_offset_ + kEnergies + 1] = force_power;
+    ydot[energy_offset_ + kEnergies + 2] = damping_power;
   }
   for (std::size_t j = 0; j < body_of_slot_.size(); ++j) {
     const auto b = static_cast<std::size_t>(body_of_slot_[j]);
@@ -531,6 +624,7 @@ int CompliantSystem::jacobian(double t, std::span<const double> y, std::span<dou
   // Springs: F(p), p = x + a, a = R (point_B − com_B); τ = a × F. With δp = δx − [a]× δθ and
   // δa = −[a]× δθ: ∂F/∂(x, θ) = K [I, −[a]×], ∂τ/∂(x, θ) = [a]× ∂F − [F]× ∂a.
   for (const Spring& sp : model_.springs) {
+    if (!world_spring(sp)) continue;  // actuated models: difference Jacobian (docs/compliant.md)
     const auto b = static_cast<std::size_t>(sp.body);
     const int j = slot_of_body_[b];
     const Eigen::Index o = kBodySize * static_cast<Eigen::Index>(j);

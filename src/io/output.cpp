@@ -217,12 +217,15 @@ OutputWriter::OutputWriter(const Model& model, const std::string& directory,
     : directory_(directory),
       label_(label),
       solver_rows_(model.output.solver),
-      compliant_(model.solver.formulation == Formulation::compliant) {
+      compliant_(model.solver.formulation == Formulation::compliant),
+      actuated_(model.has_actuation()) {
   names_ = output_names();
   // joints.csv (docs/outputs.md): the reactions of the joints, when the model has joints.
   if (!model.joints.empty()) names_.emplace_back("joints.csv");
   const std::vector<std::string>& names = names_;
-  const char* headers[] = {kTrajectoryHeader, kContactsHeader, kEnergyHeader,
+  const std::string energy_header =
+      std::string(kEnergyHeader) + (actuated_ ? kEnergyActuationColumns : "");
+  const char* headers[] = {kTrajectoryHeader, kContactsHeader, energy_header.c_str(),
                            compliant_                               ? kIntegratorHeader
                            : solver_rows_ == SolverRows::every_step ? kSolverStepHeader
                                                                     : kSolverHeader,
@@ -364,13 +367,19 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
   scratch_.clear();
   append(scratch_, state.time);
   for (double x :
-       {e.kinetic, e.potential, e.elastic, state.dissipated, e.mechanical() + state.dissipated}) {
+       {e.kinetic, e.potential, e.elastic, state.dissipated, audited_total(model, e, state)}) {
     scratch_.push_back(',');
     append(scratch_, x);
   }
   for (double x : state.dissipated_by_kind) {
     scratch_.push_back(',');
     append(scratch_, x);
+  }
+  if (actuated_) {
+    for (double x : {state.driven_work, state.force_work, state.damping}) {
+      scratch_.push_back(',');
+      append(scratch_, x);
+    }
   }
   scratch_.push_back('\n');
   files_[2]->rows() += scratch_;

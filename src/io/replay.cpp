@@ -184,9 +184,9 @@ ReplayRecorder::ReplayRecorder(const Model& model, std::size_t max_frames, std::
     throw std::invalid_argument("replay: max_frames must be at least 3 (got " +
                                 std::to_string(max_frames) + ")");
   }
-  // The moving bodies are the only ones whose poses are stored per frame.
+  // The moving bodies (free or driven) are the only ones whose poses are stored per frame.
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
-    if (!model.bodies[b].fixed) moving_.push_back(static_cast<int>(b));
+    if (!model.bodies[b].fixed || model.bodies[b].driven()) moving_.push_back(static_cast<int>(b));
   }
   kept_.reserve(max_frames);
 }

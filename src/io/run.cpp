@@ -212,7 +212,7 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
   j["rotation_failures"] = ss.rotation_failures;
   if (compliant != nullptr) j["integrator"] = integrator_json(model, ws, *compliant);
   const Energy e = energy(model, state);
-  const double total = e.mechanical() + state.dissipated;
+  const double total = audited_total(model, e, state);
   json by_kind = json::object();
   for (std::size_t k = 0; k < kEnergyKindCount; ++k)
     by_kind[kEnergyKindNames[k]] = state.dissipated_by_kind[k];
@@ -220,6 +220,11 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
                  {"elastic", e.elastic},           {"dissipated", state.dissipated},
                  {"dissipated_by_kind", by_kind},  {"total", total},
                  {"initial_total", initial_total}, {"drift", total - initial_total}};
+  if (model.has_actuation()) {
+    j["energy"]["driven_work"] = state.driven_work;
+    j["energy"]["force_work"] = state.force_work;
+    j["energy"]["damping"] = state.damping;
+  }
   json bodies = json::array();
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const Quat& q = state.q_WB[b];
@@ -354,6 +359,15 @@ RunResult run(Simulation& sim, const RunOptions& options) {
         : options.checkpoint_every > 0.0                           ? "--checkpoint-every"
                                                                    : "--restart"));
 
+  // The actuation's works (State::driven_work, force_work, damping) are not in format 2 either:
+  // an actuated scene's restart would lose them from the energy audit.
+  if (model.has_actuation() && (options.checkpoint_every > 0.0 || !options.restart.empty()))
+    throw std::invalid_argument(fmt::format(
+        "{}: checkpoints and restarts do not hold the work of driven bodies, loads and dampers "
+        "(checkpoint format 2), so a restart could not continue this scene's energy audit "
+        "bit-identically",
+        options.checkpoint_every > 0.0 ? "--checkpoint-every" : "--restart"));
+
   // A restart: the checkpoint, checked against this scene, before anything is written.
   std::optional<Checkpoint> restart;
   if (!options.restart.empty()) {
@@ -443,8 +457,7 @@ RunResult run(Simulation& sim, const RunOptions& options) {
           (std::filesystem::path(folder->target()) / kCheckpointFileName).string();
     }
     const Energy e0 = energy(model, state);
-    const double initial_total =
-        restart ? restart->initial_total : e0.mechanical() + state.dissipated;
+    const double initial_total = restart ? restart->initial_total : audited_total(model, e0, state);
     OutputClock clock_out(model, state.time);
     if (restart) clock_out.restore(restart->next_output_time);
     ReplayFrame frame;

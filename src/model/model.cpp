@@ -270,18 +270,32 @@ void Model::validate() {
     std::string why;
     if (!is_physical_inertia(body.inertia_B, &why)) invalid(who + ": " + why);
   }
-  // Springs and moving surfaces: the compliant formulation's.
+  // Springs (both formulations) and moving surfaces (the compliant formulation's).
   const bool compliant = solver.formulation == Formulation::compliant;
   for (std::size_t i = 0; i < springs.size(); ++i) {
     const Spring& sp = springs[i];
     const std::string who = "springs[" + std::to_string(i) + "]";
-    if (!compliant) invalid(who + ": springs are taken by the compliant formulation only");
-    if (sp.body < 0 || sp.body >= static_cast<int>(bodies.size()) ||
-        bodies[static_cast<std::size_t>(sp.body)].fixed)
+    if (sp.body < 0 || sp.body >= nb || bodies[static_cast<std::size_t>(sp.body)].fixed)
       invalid(who + " must pull a free body");
+    if (sp.body2 < -1 || sp.body2 >= nb || sp.body2 == sp.body)
+      invalid(who + ": its other end must be the world or another body");
     if (!(sp.stiffness >= 0.0) || !std::isfinite(sp.stiffness) || !(sp.rest_length >= 0.0) ||
-        !std::isfinite(sp.rest_length) || !finite(sp.point_B) || !finite(sp.anchor_W))
-      invalid(who + " needs finite point and anchor, stiffness >= 0 and rest_length >= 0");
+        !std::isfinite(sp.rest_length) || !(sp.damping >= 0.0) || !std::isfinite(sp.damping) ||
+        !finite(sp.point_B) || !finite(sp.anchor_W) || !finite(sp.point2_B))
+      invalid(who + " needs finite points, stiffness >= 0, damping >= 0 and rest_length >= 0");
+  }
+  // Driven and loaded bodies.
+  for (const Body& body : bodies) {
+    const std::string who = "body '" + body.name + "'";
+    if (body.driven() && !body.fixed) invalid(who + ": a driven body must be fixed");
+    if (body.driven() && body.motion.kind == BodyMotion::Kind::table &&
+        (!body.motion.table || body.motion.table->t.size() < 2))
+      invalid(who + ": a motion table needs at least two rows");
+    if ((body.load.applies_force() || body.load.damps()) && body.fixed)
+      invalid(who + ": forces and damping act on free bodies only");
+    if (!(body.load.linear_damping >= 0.0) || !(body.load.angular_damping >= 0.0) ||
+        !finite(body.load.force) || !finite(body.load.torque))
+      invalid(who + ": needs finite forces and damping >= 0");
   }
   for (const Body& body : bodies) {
     if (!finite(body.surface_velocity) || (!body.fixed && !body.surface_velocity.isZero()))
@@ -290,6 +304,11 @@ void Model::validate() {
       invalid("body '" + body.name +
               "': a moving surface is taken by the compliant formulation only");
   }
+  if (compliant && solver.compliant.integrator != Integrator::erk &&
+      solver.compliant.analytic_jacobian && actuation_without_jacobian(*this) >= 0)
+    invalid(
+        "damping, body-frame or off-centre loads and springs between bodies or with a damper "
+        "need solver.jacobian: difference with the implicit integrators");
   if (compliant && !(solver.compliant.rtol > 0.0 && solver.compliant.atol > 0.0 &&
                      solver.compliant.max_step >= 0.0 && solver.sharp_radius > 0.0))
     invalid("the compliant settings need rtol > 0, atol > 0, max_step >= 0, sharp_radius > 0");
@@ -309,6 +328,26 @@ bool Model::compiled_for_sizes() const {
          compiled.laws.size() == contacts.size() + 1 &&
          compiled.inv_inertia_B.size() == bodies.size() &&
          compiled.shape_reach.size() == shapes.size() && shape_body.size() == shapes.size();
+}
+
+int actuation_without_jacobian(const Model& model) {
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const BodyLoad& l = model.bodies[b].load;
+    if (l.damps() || (l.applies_force() && (l.body_frame || l.at_point)))
+      return static_cast<int>(b);
+  }
+  for (std::size_t i = 0; i < model.springs.size(); ++i)
+    if (model.springs[i].body2 >= 0 || model.springs[i].damping > 0.0)
+      return static_cast<int>(model.bodies.size() + i);
+  return -1;
+}
+
+bool Model::has_actuation() const {
+  for (const Body& body : bodies)
+    if (body.driven() || body.load.applies_force() || body.load.damps()) return true;
+  for (const Spring& sp : springs)
+    if (sp.damping > 0.0 || sp.body2 >= 0) return true;
+  return false;
 }
 
 CompiledModel compile(const Model& model) {

@@ -20,7 +20,23 @@ void State::resize(const Model& model) {
   contacts.clear();
   dissipated = 0.0;
   dissipated_by_kind.fill(0.0);
+  driven_work = 0.0;
+  force_work = 0.0;
+  damping = 0.0;
   compliant = CompliantState{};
+}
+
+void set_driven_state(const Model& model, State& state, double t) {
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    if (!body.driven()) continue;
+    const DrivenPose d = driven_pose(body.motion, t);
+    const Vec3 arm = d.q_WB * body.com_B;
+    state.x_WC[b] = d.p_WB + arm;
+    state.q_WB[b] = d.q_WB;
+    state.v_WC[b] = d.v_WB + d.w_W.cross(arm);
+    state.w_W[b] = d.w_W;
+  }
 }
 
 Pose body_frame_pose(const Model& model, const State& state, int body) {

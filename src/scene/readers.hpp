@@ -38,11 +38,15 @@ void check_nonsmooth_laws(const Reporter& r, const ContactSpec& c, const std::st
 [[nodiscard]] bool nonsmooth_laws(const ContactSpec& c);
 /// One `bodies` entry: appends the body and its shapes to m, its initial state to init.
 void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init);
-/// `springs` (compliant formulation): appends a Spring per entry (after the bodies).
+/// `springs`: appends a Spring per entry (after the bodies; scene_actuation.cpp).
 void read_springs(const Reporter& r, const Field& f, Model& m);
 /// `joints` (nonsmooth formulation): appends a Joint per entry (after the bodies;
 /// scene_joints.cpp).
 void read_joints(const Reporter& r, const Field& f, Model& m);
+/// A body's `motion` (the body is fixed; its pose at the centre of the motion is `init`'s).
+void read_motion(const Reporter& r, const Field& f, Body& body, const InitialState& init);
+/// A free body's `force`, `torque`, `load_frame`, `force_point`, `load_table`, `damping`.
+void read_load(const Reporter& r, const MapView& map, Body& body);
 /// Rejects, at its key, a law, key or option value that the compliant formulation cannot run
 /// (the registry), or whose force laws cannot be built (build_compliant_laws).
 void check_compliant_laws(const Reporter& r, const ContactSpec& c, const std::string& path,

@@ -241,6 +241,26 @@ void read_scene(const Reporter& r, const YAML::Node& root, const std::string& de
   for (std::size_t i = 0; i < bodies.size(); ++i) read_body(r, bodies[i], m, init[i]);
   if (auto v = top.get("springs")) read_springs(r, *v, m);
   if (auto v = top.get("joints")) read_joints(r, *v, m);
+  // The analytic Jacobian of the compliant formulation has no terms for state-dependent loads,
+  // damping or springs between bodies (docs/compliant.md): the implicit integrators then need
+  // SUNDIALS' difference quotients.
+  if (m.solver.formulation == Formulation::compliant &&
+      m.solver.compliant.integrator != Integrator::erk && m.solver.compliant.analytic_jacobian) {
+    const int who = actuation_without_jacobian(m);
+    if (who >= 0) {
+      const bool body = who < static_cast<int>(m.bodies.size());
+      const SourceMark mark = body
+                                  ? m.bodies[static_cast<std::size_t>(who)].mark
+                                  : m.springs[static_cast<std::size_t>(who) - m.bodies.size()].mark;
+      r.fail(
+          Loc{mark.line, mark.column},
+          fmt::format("{}: damping, body-frame or off-centre loads and springs between bodies "
+                      "or with a damper have no analytic Jacobian in the compliant "
+                      "formulation; set solver.jacobian: difference (or integrator: erk)",
+                      body ? fmt::format("bodies[{}]", who)
+                           : fmt::format("springs[{}]", who - static_cast<int>(m.bodies.size()))));
+    }
+  }
   validate_default_contact(r, m);
   check_solver_fits_laws(r, top, m);
   // A compliant scene runs force laws: a default contact that serves a pair of the bodies'
@@ -282,6 +302,7 @@ void read_scene(const Reporter& r, const YAML::Node& root, const std::string& de
     s.v_WC[i] = init[i].v_WC;
     s.w_W[i] = init[i].w_W;
   }
+  set_driven_state(m, s, 0.0);
   // Joints carry their anchor and frame in each body's frame from the poses at t = 0.
   attach_joints(m, s);
 }

@@ -31,7 +31,14 @@ const std::vector<std::string> kBodyKeys = {"name",
                                             "orientation",
                                             "velocity",
                                             "angular_velocity",
-                                            "surface_velocity"};
+                                            "surface_velocity",
+                                            "motion",
+                                            "force",
+                                            "torque",
+                                            "load_frame",
+                                            "force_point",
+                                            "load_table",
+                                            "damping"};
 
 }  // namespace
 
@@ -205,6 +212,14 @@ void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init) 
                                m.bodies[static_cast<std::size_t>(previous)].mark.line));
   }
   if (auto v = map.get("fixed")) body.fixed = boolean(r, *v);
+  // A driven body (a prescribed motion) is fixed: infinite mass for the contacts.
+  std::optional<Field> motion_f = map.get("motion");
+  if (motion_f) {
+    if (auto v = map.get("fixed"); v && !body.fixed)
+      r.fail(*v, fmt::format("{} has a motion: a driven body is fixed (remove 'fixed: false')",
+                             map.path()));
+    body.fixed = true;
+  }
   if (auto v = map.get("material")) {
     const std::string name = string(r, *v);
     body.material = m.material_index(name);
@@ -232,6 +247,7 @@ void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init) 
   std::optional<Field> ang = map.get("angular_velocity");
   if (vel) init.v_WC = bounded_vec3(r, *vel, kMaxSpeed, "m/s");
   if (ang) init.w_W = bounded_vec3(r, *ang, kMaxSpeed, "rad/s");
+  if (motion_f) read_motion(r, *motion_f, body, init);
   std::optional<Field> com_f = map.get("center_of_mass");
   if (com_f) body.com_B = vec3(r, *com_f);
 
@@ -253,6 +269,14 @@ void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init) 
     if (ang && init.w_W != Vec3::Zero()) {
       r.fail(*ang, fmt::format("{} is fixed: its angular velocity must be zero", map.path()));
     }
+    for (const auto& key :
+         {"force", "torque", "load_frame", "force_point", "load_table", "damping"}) {
+      if (auto v = map.get(key)) {
+        r.fail(v->key_loc, fmt::format("{} is {}: forces and damping act on free bodies only, "
+                                       "remove '{}'",
+                                       map.path(), motion_f ? "driven" : "fixed", key));
+      }
+    }
     // A conveyor: the surface's material moves while the body stays (compliant formulation).
     if (auto v = map.get("surface_velocity")) {
       if (m.solver.formulation != Formulation::compliant)
@@ -267,6 +291,7 @@ void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init) 
       r.fail(v->key_loc, fmt::format("{}.surface_velocity: only a fixed body has a moving surface "
                                      "(add 'fixed: true')",
                                      map.path()));
+    read_load(r, map, body);
     // Mass: given, or from a density (the body's or its material's) and the shapes.
     if (mass_f && density_f) {
       r.fail(density_f->key_loc,
@@ -326,38 +351,6 @@ void read_body(const Reporter& r, const Field& f, Model& m, InitialState& init) 
     m.shape_body.push_back(static_cast<int>(m.bodies.size()));
   }
   m.bodies.push_back(std::move(body));
-}
-
-void read_springs(const Reporter& r, const Field& f, Model& m) {
-  for (const Field& e : sequence(r, f)) {
-    const MapView map(r, e);
-    map.allow({"body", "point", "anchor", "stiffness", "rest_length"});
-    if (m.solver.formulation != Formulation::compliant)
-      r.fail(e, fmt::format("{}: springs are taken by the compliant formulation only (solver: "
-                            "{{formulation: compliant}})",
-                            e.path));
-    Spring spring;
-    spring.mark = SourceMark{map.loc().line, map.loc().column};
-    const Field body_f = map.require("body");
-    const std::string name = string(r, body_f);
-    spring.body = m.body_index(name);
-    if (spring.body < 0) {
-      std::vector<std::string> names;
-      for (const Body& b : m.bodies) names.push_back(b.name);
-      const std::string best = closest(name, names);
-      r.fail(body_f, fmt::format("{}: unknown body '{}'{}", body_f.path, name,
-                                 best.empty() ? "" : " (did you mean '" + best + "'?)"));
-    }
-    if (m.bodies[static_cast<std::size_t>(spring.body)].fixed)
-      r.fail(body_f,
-             fmt::format("{}: body '{}' is fixed; a spring pulls a free body", body_f.path, name));
-    if (auto v = map.get("point")) spring.point_B = bounded_vec3(r, *v, kMaxPosition, "m");
-    spring.anchor_W = bounded_vec3(r, map.require("anchor"), kMaxPosition, "m");
-    const Field k = map.require("stiffness");
-    spring.stiffness = non_negative(r, k, number(r, k));
-    if (auto v = map.get("rest_length")) spring.rest_length = non_negative(r, *v, number(r, *v));
-    m.springs.push_back(spring);
-  }
 }
 
 }  // namespace coulomb::scene_detail

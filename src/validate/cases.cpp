@@ -88,6 +88,27 @@ const std::vector<Case>& validation_cases() {
     for (Case& c : motion_cases()) all.push_back(std::move(c));
     for (Case& c : compliant_cases()) all.push_back(std::move(c));
     for (Case& c : joint_cases()) all.push_back(std::move(c));
+    // Driven bodies, springs and dampers (issue 11): cases_driven.cpp.
+    all.push_back(
+        {"conveyor-belt",
+         "Block thrown on a belt at V = (0.6, 0.8, 0): rides with it from |V - v0|/(mu g); "
+         "dissipation 1/2 m |V - v0|^2, belt work m V.(V - v0)",
+         "scenes/validation/conveyor-belt.yaml", conveyor_belt});
+    all.push_back({"belt-sinusoid",
+                   "Block on a belt of speed A w (1 - cos w t): stick-slip switches at the "
+                   "closed-form instants",
+                   "scenes/validation/belt-sinusoid.yaml", belt_sinusoid});
+    all.push_back({"vibrating-platform",
+                   "Ball on a platform z = -A cos w t: lifts off at acos(-g/(A w^2))/w, keeps "
+                   "bouncing",
+                   "scenes/validation/vibrating-platform.yaml", vibrating_platform});
+    all.push_back({"spring-mass",
+                   "Body on a 3-D spring(-damper): position vs the closed form, second order in h",
+                   "scenes/validation/spring-mass.yaml", spring_mass});
+    all.push_back({"wear-power",
+                   "code_aster DIS_CHOC wear check: constant F_n, slip V0 sin 2 pi f t on a driven "
+                   "support, wear power F_n (2/pi) V0 within 0.5 %",
+                   "scenes/validation/wear-power.yaml", wear_power_check});
     return all;
   }();
   return cases;

@@ -101,4 +101,11 @@ Sim load_edited(const std::string& file, Edit&& edit) {
 // cases_joints.cpp: joints (pendulums, frictional hinge, Newton's cradle on strings).
 [[nodiscard]] std::vector<Case> joint_cases();
 
+// cases_driven.cpp: driven bodies, springs and dampers (issue 11).
+[[nodiscard]] std::vector<Check> conveyor_belt(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> belt_sinusoid(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> vibrating_platform(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> spring_mass(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> wear_power_check(const CaseContext& ctx);
+
 }  // namespace coulomb::validate

@@ -197,6 +197,68 @@ std::int64_t Simulation::steps_to(double end) const {
   return steps_between(state_.time, end, model_.time_step);
 }
 
+void Simulation::set_load(int body, const BodyLoad& load) {
+  if (body < 0 || body >= static_cast<int>(model_.bodies.size()))
+    throw std::invalid_argument("set_load: no body " + std::to_string(body));
+  Body& b = model_.bodies[static_cast<std::size_t>(body)];
+  if (b.fixed)
+    throw std::invalid_argument("set_load: body '" + b.name + "' is " +
+                                (b.driven() ? "driven" : "fixed") +
+                                "; forces and damping act on free bodies only");
+  auto finite = [](const Vec3& v) { return v.allFinite(); };
+  if (!finite(load.force) || !finite(load.torque) || !finite(load.point_B) ||
+      !(load.linear_damping >= 0.0) || !(load.angular_damping >= 0.0) ||
+      !std::isfinite(load.linear_damping) || !std::isfinite(load.angular_damping))
+    throw std::invalid_argument("set_load: body '" + b.name +
+                                "': forces must be finite and damping finite and >= 0");
+  const bool compliant = model_.solver.formulation == Formulation::compliant;
+  const bool was_actuated = model_.has_actuation();
+  const BodyLoad previous = b.load;
+  b.load = load;
+  if (compliant) {
+    std::string why;
+    if (!was_actuated && model_.has_actuation())
+      why =
+          "the model had no actuation at its start, so its compliant state has no work "
+          "components; give the scene a load, damping or a driven body";
+    else if (model_.solver.compliant.integrator != Integrator::erk &&
+             model_.solver.compliant.analytic_jacobian && actuation_without_jacobian(model_) >= 0)
+      why =
+          "damping and body-frame or off-centre loads need solver.jacobian: difference with the "
+          "implicit integrators";
+    if (!why.empty()) {
+      b.load = previous;
+      throw std::invalid_argument("set_load: body '" + b.name + "': " + why);
+    }
+    // The integrator restarts from the state with the new forces.
+    compliant_->sample(state_);
+  }
+}
+
+void Simulation::set_driven_twist(int body, const Vec3& velocity, const Vec3& angular_velocity) {
+  if (body < 0 || body >= static_cast<int>(model_.bodies.size()))
+    throw std::invalid_argument("set_motion: no body " + std::to_string(body));
+  Body& b = model_.bodies[static_cast<std::size_t>(body)];
+  if (!b.driven())
+    throw std::invalid_argument("set_motion: body '" + b.name +
+                                "' is not driven (give it a motion in the scene)");
+  if (!velocity.allFinite() || !angular_velocity.allFinite())
+    throw std::invalid_argument("set_motion: body '" + b.name + "': the twist must be finite");
+  // The present pose of the body frame, reached at t by p0 + v t, exp(ω t) q0.
+  const double t = state_.time;
+  const DrivenPose now = driven_pose(b.motion, t);
+  BodyMotion m;
+  m.kind = BodyMotion::Kind::twist;
+  m.velocity = velocity;
+  m.angular_velocity = angular_velocity;
+  m.p0 = now.p_WB - t * velocity;
+  m.q0 = (rotation_exp(-t * angular_velocity) * now.q_WB).normalized();
+  b.motion = m;
+  // The state's twist is the new one from now on (the pose is unchanged).
+  set_driven_state(model_, state_, t);
+  if (compliant_) compliant_->sample(state_);
+}
+
 void Simulation::reset_statistics() {
   steps_ = 0;
   solver_ = SolverStatistics{};

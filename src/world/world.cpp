@@ -66,6 +66,13 @@ void prepare(const Model& model, Workspace& ws) {
   motion.v_free.resize(nbodies);
   motion.w_free.resize(nbodies);
   motion.inv_inertia_W.resize(nbodies);
+  motion.L_free.resize(nbodies);
+  motion.load_force.assign(nbodies, Vec3::Zero());
+  motion.load_torque.assign(nbodies, Vec3::Zero());
+  motion.spring_force.assign(nbodies, Vec3::Zero());
+  motion.spring_torque.assign(nbodies, Vec3::Zero());
+  motion.damping_force.assign(nbodies, Vec3::Zero());
+  motion.damping_torque.assign(nbodies, Vec3::Zero());
   ShapeFrames& frames = ws.shape_frames;
   frames.X_WS.resize(nshapes);
   frames.aabbs.resize(nshapes);
@@ -175,7 +182,28 @@ Energy energy(const Model& model, const State& state) {
     e.potential -= body.mass * model.gravity.dot(state.x_WC[b]);
   }
   e.elastic = state.compliant.elastic;
+  // The springs' energy (the compliant formulation's elastic holds it already).
+  if (model.solver.formulation == Formulation::nonsmooth) {
+    for (const Spring& sp : model.springs) {
+      auto end = [&](int body, const Vec3& point_B, const Vec3& anchor_W) -> Vec3 {
+        if (body < 0) return anchor_W;
+        const auto b = static_cast<std::size_t>(body);
+        return state.x_WC[b] + state.q_WB[b] * (point_B - model.bodies[b].com_B);
+      };
+      const double stretch =
+          (end(sp.body, sp.point_B, Vec3::Zero()) - end(sp.body2, sp.point2_B, sp.anchor_W))
+              .norm() -
+          sp.rest_length;
+      e.elastic += 0.5 * sp.stiffness * stretch * stretch;
+    }
+  }
   return e;
+}
+
+double audited_total(const Model& model, const Energy& e, const State& state) {
+  const double total = e.mechanical() + state.dissipated;
+  if (!model.has_actuation()) return total;
+  return total + state.damping - state.driven_work - state.force_work;
 }
 
 std::string non_finite_message(const Model& model, const State& state, const StepReport& report) {

@@ -113,6 +113,9 @@ class CompliantSystem final : public OdeSystem {
   static constexpr int kBodySize = 13;
   /// The energies at the end of y.
   static constexpr int kEnergies = 4;
+  /// With actuation (Model::has_actuation), after them: the driven bodies' work, the loads' work,
+  /// the energy removed by damping (State::driven_work, force_work, damping).
+  static constexpr int kActuationEnergies = 3;
 
   /// `laws` must outlive the system.
   CompliantSystem(const Model& model, const CompliantLawTable& laws);
@@ -174,7 +177,15 @@ class CompliantSystem final : public OdeSystem {
   [[nodiscard]] double roots_seconds() const { return roots_seconds_; }
 
  private:
-  void bodies(std::span<const double> y);
+  void bodies(double t, std::span<const double> y);
+  /// A spring of the original form (to the world, no damper): its analytic Jacobian.
+  static bool world_spring(const Spring& sp) { return sp.body2 < 0 && sp.damping == 0.0; }
+  /// Ends of a spring at the last evaluation: d = p1 − p2, its rate, and the arms from the
+  /// centres of mass [m, m/s].
+  struct SpringEnds {
+    Vec3 d = Vec3::Zero(), rate = Vec3::Zero(), arm1 = Vec3::Zero(), arm2 = Vec3::Zero();
+  };
+  [[nodiscard]] SpringEnds spring_ends(const Spring& sp) const;
   void collide();
   void contact_laws(bool derivatives);
   [[nodiscard]] std::int32_t find_stick(const ContactKey& key) const;
@@ -182,6 +193,8 @@ class CompliantSystem final : public OdeSystem {
 
   const Model& model_;
   const CompliantLawTable& laws_;
+  /// Model::has_actuation: y ends with the driven bodies' work (State::driven_work).
+  bool actuated_ = false;
   std::vector<std::int32_t> slot_of_body_;  ///< (nbodies) index in y / kBodySize, −1 fixed
   std::vector<std::int32_t> body_of_slot_;  ///< (nfree)
   std::size_t sticks_offset_ = 0, energy_offset_ = 0, size_ = 0;

@@ -23,6 +23,9 @@ inline constexpr const char* kContactsHeader =
     "state";
 inline constexpr const char* kEnergyHeader =
     "time,kinetic,potential,elastic,dissipated,total,normal,friction,rolling,pivoting,correction";
+/// The columns energy.csv appends for a model with actuation (Model::has_actuation): the work of
+/// the driven bodies on the others, of the applied forces, and the energy removed by damping [J].
+inline constexpr const char* kEnergyActuationColumns = ",driven_work,force_work,damping";
 /// solver.csv with one row per output time (SolverRows::per_output, the default): aggregates over
 /// the steps since the last row (docs/outputs.md).
 inline constexpr const char* kSolverHeader =
@@ -194,6 +197,7 @@ class OutputWriter {
   std::string summary_path_;
   SolverInterval interval_;
   bool compliant_ = false;                ///< the compliant formulation's solver.csv
+  bool actuated_ = false;                 ///< energy.csv carries the actuation columns
   bool integrator_started_ = false;       ///< integrator_last_ holds the counts of the last row
   IntegratorStatistics integrator_last_;  ///< the integrator's counts at the last row
   IntegratorStatistics integrator_now_;   ///< ... and at the last step taken

@@ -11,6 +11,7 @@
 
 #include <coulomb/geometry/shape.hpp>
 #include <coulomb/laws/law_spec.hpp>
+#include <coulomb/model/actuation.hpp>
 #include <coulomb/model/contact_laws.hpp>
 #include <coulomb/model/joint.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
@@ -60,19 +61,32 @@ struct Body {
   /// Fixed bodies only: the velocity of the material of the body's surface, world [m/s] (a
   /// conveyor belt: contacts see it move while its shapes stay in place). Compliant formulation.
   Vec3 surface_velocity = Vec3::Zero();
+  /// A prescribed motion (scene key `motion`; coulomb/model/actuation.hpp): the body is then
+  /// fixed (infinite mass for the contacts) but moves; State holds its exact pose and twist.
+  BodyMotion motion;
+  /// Applied force, torque and viscous damping (free bodies; coulomb/model/actuation.hpp).
+  BodyLoad load;
   SourceMark mark;
 
   [[nodiscard]] double inv_mass() const { return fixed ? 0.0 : 1.0 / mass; }
+  /// A fixed body with a prescribed motion.
+  [[nodiscard]] bool driven() const { return motion.driven(); }
 };
 
-/// A linear spring from a point of a body to a fixed point of the world (scene key `springs`;
-/// compliant formulation): force −k (ℓ − ℓ0) d/ℓ on the body's point, d = point − anchor,
-/// ℓ = |d|; it stores ½ k (ℓ − ℓ0)².
+/// A linear spring–damper from a point of a body to a point of another body or of the world
+/// (scene key `springs`; both formulations): with d = p − p2 (p the point on `body`, p2 the other
+/// end), ℓ = |d|, u = d/ℓ, the force on `body`'s point is
+///   F = −[k (ℓ − ℓ0) + c u·(ṗ − ṗ2)] u,
+/// and −F on the other end; it stores ½ k (ℓ − ℓ0)² and the damper removes c (u·(ṗ − ṗ2))² per
+/// second (docs/scene-format.md "Springs", docs/nonsmooth.md "Applied forces").
 struct Spring {
-  int body = -1;                 ///< the body it pulls
+  int body = -1;                 ///< the body it pulls (a free body)
   Vec3 point_B = Vec3::Zero();   ///< its point on the body, body frame [m]
-  Vec3 anchor_W = Vec3::Zero();  ///< the fixed end, world [m]
+  Vec3 anchor_W = Vec3::Zero();  ///< the other end when body2 < 0: a point of the world [m]
+  int body2 = -1;                ///< the other end's body (-1: the world)
+  Vec3 point2_B = Vec3::Zero();  ///< the other end on body2, its body frame [m]
   double stiffness = 0.0;        ///< k [N/m]
+  double damping = 0.0;          ///< c [N s/m]
   double rest_length = 0.0;      ///< ℓ0 [m]
   SourceMark mark;
 };
@@ -236,7 +250,7 @@ struct Model {
   std::vector<Shape> shapes;    ///< all shapes, body by body; pose_BS relative to the body frame
   std::vector<int> shape_body;  ///< (nshapes) owning body of each shape
   ContactSpec default_contact;  ///< used for material pairs with no `contacts` entry
-  std::vector<Spring> springs;  ///< springs to fixed points (compliant formulation)
+  std::vector<Spring> springs;  ///< spring–dampers (scene key `springs`)
   /// Joints (docs/joints.md): constraints in the nonsmooth problem; body-frame data filled by
   /// attach_joints from the initial state.
   std::vector<Joint> joints;
@@ -267,7 +281,15 @@ struct Model {
   /// True when `compiled` was computed for this model's sizes (bodies, shapes, materials,
   /// contacts): what step() checks. Values changed since finalize() are not detected.
   [[nodiscard]] bool compiled_for_sizes() const;
+  /// True when a body is driven or loaded (force, torque, damping) or a spring has a damper or
+  /// joins two bodies: energy.csv and summary.json then carry the work columns (docs/outputs.md).
+  [[nodiscard]] bool has_actuation() const;
 };
+
+/// The first body (index b) or spring (index nbodies + i) whose forces have no term in the
+/// compliant formulation's analytic Jacobian (damping, a body-frame or off-centre load, a spring
+/// between bodies or with a damper), or -1.
+[[nodiscard]] int actuation_without_jacobian(const Model& model);
 
 /// The compiled part of a model whose spec is valid (finalize() checks it first): the laws of
 /// every contact spec (resolve_nonsmooth_laws, which throws std::invalid_argument naming the

@@ -83,6 +83,13 @@ struct State {
   /// coulomb/nonsmooth/solver.hpp). State, not workspace: which solver answers changes the
   /// result's last bits, and a restart must take the same path.
   bool prefer_newton = false;
+  /// Work done on the other bodies by the driven bodies (contacts and springs) since the start
+  /// [J]; with the next two, energy.csv's audit of actuated scenes (docs/outputs.md).
+  double driven_work = 0.0;
+  /// Work of the applied forces and torques (Body::load, damping excluded) [J].
+  double force_work = 0.0;
+  /// Energy removed by viscous damping (bodies' damping and the springs' dampers) [J], >= 0.
+  double damping = 0.0;
   /// The compliant formulation's internal states (empty in the nonsmooth formulation).
   CompliantState compliant;
 
@@ -92,6 +99,10 @@ struct State {
   void resize(const Model& model);
   [[nodiscard]] std::size_t body_count() const { return x_WC.size(); }
 };
+
+/// Sets the pose and twist of every driven body (Body::motion) to their values at time t [s]:
+/// x_WC = p_WB + R com_B, v_WC = v_WB + ω × R com_B.
+void set_driven_state(const Model& model, State& state, double t);
 
 /// Pose of the body frame B of body `body` in the world: q = q_WB, p = x_WC − R_WB com_B.
 [[nodiscard]] Pose body_frame_pose(const Model& model, const State& state, int body);

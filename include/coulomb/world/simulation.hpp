@@ -86,6 +86,17 @@ class Simulation {
   /// The last step's scratch: contact points, impulses, the contact problem.
   [[nodiscard]] const Workspace& workspace() const { return ws_; }
 
+  /// Replaces a free body's load (force, torque, damping: coulomb/model/actuation.hpp) from the
+  /// next step on. Throws std::invalid_argument for a fixed or driven body, a non-finite or
+  /// negative value, or, in the compliant formulation, a model that had no actuation at its start
+  /// (its state then has no work components: give the scene one, e.g. damping: {linear: 0}... of
+  /// a body, a load, a driven body) or a load the analytic Jacobian cannot take.
+  void set_load(int body, const BodyLoad& load);
+  /// A driven body moves from now on with the constant twist (v [m/s] of its frame's origin, ω
+  /// [rad/s], world) from its present pose. Throws std::invalid_argument for a body that is not
+  /// driven.
+  void set_driven_twist(int body, const Vec3& velocity, const Vec3& angular_velocity);
+
   /// One step of length model().time_step. A non-finite state does not throw: finite() turns
   /// false and non_finite() says where; stepping on is the caller's choice (run_to stops).
   /// Compliant formulation: the ODE is integrated to the end of the step with error control (its

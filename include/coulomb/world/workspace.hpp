@@ -98,6 +98,15 @@ struct FreeMotion {
   std::vector<Vec3> v_free;         ///< (nbodies) velocity with gravity, without contact [m/s]
   std::vector<Vec3> w_free;         ///< (nbodies) angular velocity without contact [rad/s]
   std::vector<Mat3> inv_inertia_W;  ///< (nbodies) I_c⁻¹ = R_c I_B⁻¹ R_cᵀ [1/(kg m²)]
+  /// (nbodies) world angular momentum without contact at the end: L_start + the applied angular
+  /// impulses [kg m²/s]
+  std::vector<Vec3> L_free;
+  /// (nbodies) impulses of the applied forces over the step, force [N s] and moment about the
+  /// centre of mass [N m s], by origin: loads (Body::load), springs, dampers (bodies' damping and
+  /// the springs' dampers); on a driven or fixed body, the springs' and dampers' reactions
+  std::vector<Vec3> load_force, load_torque;
+  std::vector<Vec3> spring_force, spring_torque;
+  std::vector<Vec3> damping_force, damping_torque;
 };
 
 /// Stage broadphase's output: the shapes in the world at the contact configuration (nshapes) and
@@ -204,6 +213,10 @@ struct StepResults {
   std::vector<Vec3> w_mean;  ///< (nbodies) (ω_pre + ω_post)/2 at the contact configuration [rad/s]
   std::vector<Vec3> L_end;   ///< (nbodies) world angular momentum after the impulses [kg m²/s]
   std::vector<double> work;  ///< (nbodies) work of the impulses on the body [J] (fixed: 0)
+  /// (nbodies) the step's work of the loads, of the dampers (minus the energy they remove) and,
+  /// for a driven body, its contact and spring impulses times its mean twist [J]; set only for
+  /// the bodies they apply to (integrate.cpp).
+  std::vector<double> load_work, damping_work, driven_work;
   /// `impulse` and `moment` hold forces [N] and moments [N m] at the end of the step (the
   /// compliant formulation), not impulses over the step.
   bool forces = false;

@@ -38,6 +38,10 @@ struct Energy {
   [[nodiscard]] double mechanical() const { return kinetic + potential + elastic; }
 };
 [[nodiscard]] Energy energy(const Model& model, const State& state);
+/// The audited total of energy.csv: kinetic + potential + elastic + dissipated, and for a model
+/// with actuation (Model::has_actuation) + damping − driven_work − force_work (State): constant
+/// up to the scheme's error (docs/outputs.md).
+[[nodiscard]] double audited_total(const Model& model, const Energy& e, const State& state);
 
 /// One line locating a non-finite step (report.finite false): "body 'NAME': its QUANTITY is not
 /// finite at t = T s (step N)".

@@ -22,8 +22,12 @@ void broadphase(const Model& model, const State& state, const FreeMotion& motion
     const Pose X_WB{motion.x_c[b] - motion.q_c[b] * model.bodies[b].com_B, motion.q_c[b]};
     out.X_WS[s] = X_WB * model.shapes[s].pose_BS;
     const double reach = model.compiled.shape_reach[s];
-    out.shape_sweep[s] = model.bodies[b].fixed || !std::isfinite(reach)
-                             ? 0.0
+    // A driven body sweeps at most its motion's bounds (rotation about its frame's origin).
+    const Body& body = model.bodies[b];
+    out.shape_sweep[s] = !std::isfinite(reach) || (body.fixed && !body.driven()) ? 0.0
+                         : body.driven()
+                             ? h * (max_speed(body.motion) +
+                                    max_angular_speed(body.motion) * (reach + body.com_B.norm()))
                              : h * (state.v_WC[b].norm() + state.w_W[b].norm() * reach);
     out.aabbs[s] = compute_aabb(model.shapes[s].geometry, out.X_WS[s], margin + out.shape_sweep[s]);
   });

@@ -15,6 +15,14 @@
 // which equals the change of kinetic + potential energy exactly for the midpoint scheme (and for
 // Moreau–Jean with θ = 1/2): the gravity terms cancel (x_{k+1} − x_k = h (v_k + v_{k+1})/2),
 // the drifts keep the rotational energy, and ½ Lᵀ I_c⁻¹ L changes by ΔL·(ω_pre + ω_post)/2.
+//
+// Actuation (issue 11): the applied impulses of free_motion (loads, springs, dampers) are in
+// v_free and L_free; their work is counted the same way, P·v̄ + ΔL·ω̄: the loads' into
+// State::force_work, the dampers' (minus) into State::damping, the springs' into nothing (their
+// energy is energy.csv's elastic). A driven body ends the step at its exact pose and twist at
+// t_{k+1}, with mean twist ν̄_d = (ν_k + ν_{k+1})/2; it does the work −P_d·ν̄_d on the others
+// (P_d its contact and spring impulses), State::driven_work, and the contacts dissipate
+// −Σ r·J ν̄ over all bodies, which is the free bodies' impulse work minus the driven work.
 #include <coulomb/dynamics/rigid_body.hpp>
 #include <coulomb/math/parallel.hpp>
 
@@ -88,22 +96,55 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   // The joint blocks' impulses, and the joint reactions (joints.cpp).
   apply_joint_impulses(model, motion, contact, nactive, out);
 
-  // Kick, then the rest of the motion, and the work of the impulses, body by body, each into its
-  // own slots (parallel from parallel_loop_min bodies on).
+  // The end of the step (compensated sum, the same as the State's time below).
+  const double increment = h - state.time_carry;
+  const double t_end = state.time + increment;
+
+  // Kick, then the rest of the motion, and the works of the step, body by body, each into its own
+  // slots (parallel from parallel_loop_min bodies on); summed below in body order.
   out.work.assign(nbodies, 0.0);
+  out.load_work.resize(nbodies);
+  out.damping_work.resize(nbodies);
+  out.driven_work.resize(nbodies);
   const auto n = static_cast<std::ptrdiff_t>(nbodies);
   const int failures = parallel_count(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t ib) {
     const auto b = static_cast<std::size_t>(ib);
     const Body& body = model.bodies[b];
+    if (body.driven()) {
+      // The exact pose and twist at the end; the work of the driven body on the others.
+      const Vec3 v0 = state.v_WC[b], w0 = state.w_W[b];
+      const DrivenPose e = driven_pose(body.motion, t_end);
+      const Vec3 arm = e.q_WB * body.com_B;
+      state.x_WC[b] = e.p_WB + arm;
+      state.q_WB[b] = e.q_WB;
+      state.v_WC[b] = e.v_WB + e.w_W.cross(arm);
+      state.w_W[b] = e.w_W;
+      out.L_end[b].setZero();
+      out.v_mean[b] = 0.5 * (v0 + state.v_WC[b]);
+      out.w_mean[b] = 0.5 * (w0 + state.w_W[b]);
+      const double contact_power =
+          out.impulse_force[b].dot(out.v_mean[b]) + out.impulse_torque[b].dot(out.w_mean[b]);
+      out.driven_work[b] = contact_power + motion.spring_force[b].dot(out.v_mean[b]) +
+                           motion.spring_torque[b].dot(out.w_mean[b]);
+      // The contacts' share is also theirs: Σ r·J ν̄ counts it with the free bodies' work.
+      out.work[b] = contact_power;
+      return 0;
+    }
     if (body.fixed) return 0;
     const Vec3 v0 = state.v_WC[b];
     const Vec3 v1 = motion.v_free[b] + body.inv_mass() * out.impulse_force[b];
-    out.L_end[b] = motion.L_start[b] + out.impulse_torque[b];
+    out.L_end[b] = motion.L_free[b] + out.impulse_torque[b];
     const Vec3 w_post = motion.inv_inertia_W[b] * out.L_end[b];
     out.v_mean[b] = 0.5 * (v0 + v1);
     out.w_mean[b] = 0.5 * (motion.w_pre[b] + w_post);
     out.work[b] =
         out.impulse_force[b].dot(out.v_mean[b]) + out.impulse_torque[b].dot(out.w_mean[b]);
+    if (body.load.applies_force())
+      out.load_work[b] =
+          motion.load_force[b].dot(out.v_mean[b]) + motion.load_torque[b].dot(out.w_mean[b]);
+    if (body.load.damps() || !model.springs.empty())
+      out.damping_work[b] =
+          motion.damping_force[b].dot(out.v_mean[b]) + motion.damping_torque[b].dot(out.w_mean[b]);
 
     // The rest of the motion: from the contact configuration for the midpoint scheme (second
     // half step), from the start for Moreau–Jean (whole step).
@@ -123,14 +164,23 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   });
   report.rotation_failures += failures;
 
-  // The work in body order (the same sum whatever the threads); the first non-finite body.
+  // The works in body order (the same sums whatever the threads); the first non-finite body.
   double work = 0.0;
+  double driven_work = 0.0;
   report.finite = true;
   report.non_finite_body = -1;
   report.non_finite_quantity = StateQuantity::none;
   for (std::size_t b = 0; b < nbodies; ++b) {
-    if (model.bodies[b].fixed) continue;
+    const Body& body = model.bodies[b];
+    if (body.driven()) {
+      driven_work -= out.driven_work[b];
+      work += out.work[b];
+      continue;
+    }
+    if (body.fixed) continue;
     work += out.work[b];
+    if (body.load.applies_force()) state.force_work += out.load_work[b];
+    if (body.load.damps() || !model.springs.empty()) state.damping -= out.damping_work[b];
     if (report.finite) {
       const StateQuantity bad = !finite(state.x_WC[b]) ? StateQuantity::position
                                 : !std::isfinite(state.q_WB[b].w()) || !finite(state.q_WB[b].vec())
@@ -146,6 +196,7 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     }
   }
   state.dissipated -= work;
+  state.driven_work += driven_work;
 
   // The same work contact by contact, split by kind: r·J(v_mean, w_mean) is linear in r, so the
   // normal and tangential parts add up to the total above.
@@ -186,8 +237,10 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     const auto k = static_cast<std::size_t>(ik);
     const ContactPoint& c = points.points[k];
     const int i = active.active_of_point[k];
-    const Vec3 w1 = model.bodies[c.body1].fixed ? Vec3::Zero() : Vec3(state.w_W[c.body1]);
-    const Vec3 w2 = model.bodies[c.body2].fixed ? Vec3::Zero() : Vec3(state.w_W[c.body2]);
+    const Body& body1 = model.bodies[c.body1];
+    const Body& body2 = model.bodies[c.body2];
+    const Vec3 w1 = body1.fixed && !body1.driven() ? Vec3::Zero() : Vec3(state.w_W[c.body1]);
+    const Vec3 w2 = body2.fixed && !body2.driven() ? Vec3::Zero() : Vec3(state.w_W[c.body2]);
     out.w_rel_end[k] = w2 - w1;
     if (i < 0) {
       out.u_end[k] =
@@ -250,10 +303,8 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   state.prefer_newton = contact.prefer_newton_next;
 
   // Time by compensated summation, so that 10^4 steps of 1e-4 s end at 1 s, not 0.99999999999991.
-  const double increment = h - state.time_carry;
-  const double t = state.time + increment;
-  state.time_carry = (t - state.time) - increment;
-  state.time = t;
+  state.time_carry = (t_end - state.time) - increment;
+  state.time = t_end;
   ++state.step;
 }
 
