@@ -46,8 +46,8 @@ inline Scene empty_scene(double mu, double restitution, double h) {
   return s;
 }
 
-inline int add(Scene& s, Geometry g, double mass, const Mat3& inertia, const Vec3& x,
-               const Quat& q, const Vec3& v, const Vec3& w, bool fixed = false) {
+inline int add(Scene& s, Geometry g, double mass, const Mat3& inertia, const Vec3& x, const Quat& q,
+               const Vec3& v, const Vec3& w, bool fixed = false) {
   Body b;
   b.name = "b" + std::to_string(s.model.bodies.size());
   b.fixed = fixed;
@@ -179,6 +179,21 @@ inline Scene drop_pile(int n) {
   add_wall(s, Vec3(a, t, hz), Vec3(0, -a - t, hz));
   for (const Vec3& x : drop_pile_sites(n))
     add(s, Sphere{r}, m, sphere_inertia(m, r), x, Quat::Identity(), Vec3::Zero(), Vec3::Zero());
+  return s;
+}
+
+// A carpet: n spheres resting on the ground on a square grid of spacing 2.2 r (one contact each,
+// none between spheres): the settled scene whose step is the pipeline's per-body and per-contact
+// cost, the solve answered by the warm start.
+inline Scene carpet(int n) {
+  Scene s = empty_scene(0.5, 0.0, 1e-3);
+  add_ground(s);
+  const double r = kSphereRadius, m = kSphereMass;
+  const int side = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(n))));
+  for (int i = 0; i < n; ++i)
+    add(s, Sphere{r}, m, sphere_inertia(m, r),
+        Vec3(2.2 * r * (i % side - 0.5 * (side - 1)), 2.2 * r * (i / side - 0.5 * (side - 1)), r),
+        Quat::Identity(), Vec3::Zero(), Vec3::Zero());
   return s;
 }
 

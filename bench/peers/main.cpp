@@ -38,17 +38,17 @@ namespace {
 
 /// One scene to run: which builder, its size, how many steps, where drift is measured from.
 struct RunSpec {
-  std::string scene;  ///< drop_pile, hcp_pile, tower, pyramid, stacks
+  std::string scene;  ///< drop_pile, hcp_pile, carpet, tower, pyramid, stacks
   int n = 0;          ///< spheres (piles), boxes (tower), rows (pyramid); unused by stacks
   long steps = 0;
   long drift_from = -1;  ///< -1: the scene's default (scene_drift_from)
 };
 
 /// The scene names the driver knows (build_scene), for --help and errors.
-constexpr const char* kSceneNames = "drop_pile, hcp_pile, tower, pyramid, stacks";
+constexpr const char* kSceneNames = "drop_pile, hcp_pile, carpet, tower, pyramid, stacks";
 
 bool known_scene(const std::string& name) {
-  for (const char* known : {"drop_pile", "hcp_pile", "tower", "pyramid", "stacks"})
+  for (const char* known : {"drop_pile", "hcp_pile", "carpet", "tower", "pyramid", "stacks"})
     if (name == known) return true;
   return false;
 }
@@ -56,6 +56,7 @@ bool known_scene(const std::string& name) {
 Scene build_scene(const RunSpec& spec) {
   if (spec.scene == "drop_pile") return drop_pile(spec.n);
   if (spec.scene == "hcp_pile") return hcp_pile(spec.n);
+  if (spec.scene == "carpet") return carpet(spec.n);
   if (spec.scene == "tower") return tower(spec.n);
   if (spec.scene == "pyramid") return pyramid(spec.n);
   if (spec.scene == "stacks") return stacks();
