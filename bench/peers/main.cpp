@@ -237,7 +237,7 @@ nlohmann::json to_json(const RunSpec& spec, long drift_from, const std::vector<R
 }
 
 /// The runs of --all: the list with step counts that let the piles fall and settle, the
-/// box scenes stand for two seconds. (The rotating drum waits for driven bodies.)
+/// box scenes stand for two seconds. (The rotating drum is not written yet.)
 std::vector<RunSpec> all_runs() {
   return {
       {"drop_pile", 1000, 1500, -1},   {"drop_pile", 10000, 1500, -1},
