@@ -58,4 +58,24 @@ int collide(const Geometry& g1, const Pose& X_W1, const Geometry& g2, const Pose
   return count;
 }
 
+void merge_into_centroid(std::vector<ContactPoint>& points, std::size_t first) {
+  const std::size_t count = points.size() - first;
+  if (count < 2) return;
+  ContactPoint merged = points[first];
+  Vec3 p1 = Vec3::Zero(), p2 = Vec3::Zero();
+  double gap = 0.0;
+  for (std::size_t k = first; k < points.size(); ++k) {
+    p1 += points[k].p1_W;
+    p2 += points[k].p2_W;
+    gap += points[k].gap;
+  }
+  const double inv = 1.0 / static_cast<double>(count);
+  merged.p1_W = p1 * inv;
+  merged.p2_W = p2 * inv;
+  merged.gap = gap * inv;
+  merged.feature = 0;
+  points.resize(first + 1);
+  points[first] = merged;
+}
+
 }  // namespace coulomb

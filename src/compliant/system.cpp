@@ -290,27 +290,11 @@ void CompliantSystem::collide() {
       c.body1 = model_.shape_body[pair.a];
       c.body2 = model_.shape_body[pair.b];
     }
-    const std::size_t count = points_.size() - first;
-    if (count > 1 && laws_
-                         .of(model_.bodies[model_.shape_body[pair.a]].material,
-                             model_.bodies[model_.shape_body[pair.b]].material)
-                         .patch()) {
-      ContactPoint merged = points_[first];
-      Vec3 p1 = Vec3::Zero(), p2 = Vec3::Zero();
-      double gap = 0.0;
-      for (std::size_t k = first; k < points_.size(); ++k) {
-        p1 += points_[k].p1_W;
-        p2 += points_[k].p2_W;
-        gap += points_[k].gap;
-      }
-      const double inv = 1.0 / static_cast<double>(count);
-      merged.p1_W = p1 * inv;
-      merged.p2_W = p2 * inv;
-      merged.gap = gap * inv;
-      merged.feature = 0;
-      points_.resize(first + 1);
-      points_[first] = merged;
-    }
+    if (laws_
+            .of(model_.bodies[model_.shape_body[pair.a]].material,
+                model_.bodies[model_.shape_body[pair.b]].material)
+            .patch())
+      merge_into_centroid(points_, first);
   }
 }
 

@@ -26,16 +26,19 @@ void State::resize(const Model& model) {
   compliant = CompliantState{};
 }
 
+void set_driven_body_state(const Body& body, std::size_t b, State& state, double t) {
+  const DrivenPose d = driven_pose(body.motion, t);
+  const Vec3 arm = d.q_WB * body.com_B;
+  state.x_WC[b] = d.p_WB + arm;
+  state.q_WB[b] = d.q_WB;
+  state.v_WC[b] = d.v_WB + d.w_W.cross(arm);
+  state.w_W[b] = d.w_W;
+}
+
 void set_driven_state(const Model& model, State& state, double t) {
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const Body& body = model.bodies[b];
-    if (!body.driven()) continue;
-    const DrivenPose d = driven_pose(body.motion, t);
-    const Vec3 arm = d.q_WB * body.com_B;
-    state.x_WC[b] = d.p_WB + arm;
-    state.q_WB[b] = d.q_WB;
-    state.v_WC[b] = d.v_WB + d.w_W.cross(arm);
-    state.w_W[b] = d.w_W;
+    if (body.driven()) set_driven_body_state(body, b, state, t);
   }
 }
 

@@ -70,6 +70,29 @@ TEST(Narrowphase, UnitBoxRestingOnFloorHasExactZeroGaps) {
   EXPECT_EQ(out[0].gap, 0.0);
 }
 
+// A patch law's point: a box tilted about x by θ = 4e-6 rad, 1e-6 m above a plane at its lower
+// edge, after one earlier point that must stay as it is. The merged point is the mean of the four
+// corners — the centre of the box's bottom face, c + R (0, 0, −1/2) — and its gap their mean,
+// 1e-6 + sin(θ)/2 m.
+TEST(Narrowphase, MergeIntoCentroidKeepsEarlierPointsAndAveragesThePair) {
+  std::vector<ContactPoint> pts(1);
+  pts[0].gap = 42.0;
+  const double theta = 4e-6;
+  const Quat tilt(Eigen::AngleAxisd(theta, Vec3::UnitX()));
+  const Vec3 centre(0.3, -0.2, 0.5 * std::cos(theta) + 0.5 * std::sin(theta) + 1e-6);
+  collide(Plane{}, Pose{}, Box{Vec3::Constant(0.5)}, Pose{centre, tilt}, 0.01, pts);
+  ASSERT_EQ(pts.size(), 5u);
+  merge_into_centroid(pts, 1);
+  ASSERT_EQ(pts.size(), 2u);
+  EXPECT_EQ(pts[0].gap, 42.0);
+  EXPECT_EQ(pts[1].feature, 0u);
+  // Round-off of positions of order 1 m: 1e-15; of the gaps' sums: 1e-16.
+  EXPECT_NEAR(pts[1].gap, 1e-6 + 0.5 * std::sin(theta), 1e-15);
+  EXPECT_LT((pts[1].p2_W - (centre + tilt * Vec3(0, 0, -0.5))).norm(), 1e-12);
+  merge_into_centroid(pts, 1);  // one point: nothing to merge
+  EXPECT_EQ(pts.size(), 2u);
+}
+
 TEST(Narrowphase, StackedBoxesHaveExactZeroGaps) {
   const Box b{Vec3::Constant(0.5)};
   const auto pts = run(b, at(Vec3(0, 0, 0.5)), b, at(Vec3(0, 0, 1.5)), 0.01);
@@ -114,8 +137,7 @@ TEST(Narrowphase, EqualBoxesStackedSquareKeepTheirFeaturesUnderRoundOff) {
   for (int k = 0; k < 40; ++k) {
     const double s = (k % 2 ? 1.0 : -1.0) * std::ldexp(1.0, -45 - k % 5);  // 3e-14 … 2e-15
     const Vec3 axis(std::cos(0.7 * k), std::sin(0.7 * k), 0.3 * ((k % 3) - 1.0));
-    const auto pts =
-        run(b, at(Vec3(0, 0, 0.5)), b, at(Vec3(s, -s, 1.5 + s), rot(s, axis)), 0.01);
+    const auto pts = run(b, at(Vec3(0, 0, 0.5)), b, at(Vec3(s, -s, 1.5 + s), rot(s, axis)), 0.01);
     ASSERT_EQ(pts.size(), 4u) << k;
     for (std::size_t i = 0; i < 4; ++i) {
       EXPECT_EQ(pts[i].feature, ref[i].feature) << k;

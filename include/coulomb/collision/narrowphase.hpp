@@ -22,4 +22,10 @@ namespace coulomb {
 int collide(const Geometry& g1, const Pose& X_W1, const Geometry& g2, const Pose& X_W2,
             double margin, std::vector<ContactPoint>& out);
 
+/// Replaces points [first, end) of `points` (those of one pair) by one at their centroid: the
+/// means of p1_W, p2_W and gap, the frame and curvatures of the first, feature 0. The point of a
+/// Coulomb–Contensou patch law, which models the whole contact patch of the pair (a disk lying
+/// on a plane gives its rim). Nothing changes for fewer than two points.
+void merge_into_centroid(std::vector<ContactPoint>& points, std::size_t first);
+
 }  // namespace coulomb

@@ -13,6 +13,7 @@
 namespace coulomb {
 
 struct Model;
+struct Body;
 
 /// Identifies a contact point across steps: the two shapes and the feature of the pair.
 struct ContactKey {
@@ -103,6 +104,8 @@ struct State {
 /// Sets the pose and twist of every driven body (Body::motion) to their values at time t [s]:
 /// x_WC = p_WB + R com_B, v_WC = v_WB + ω × R com_B.
 void set_driven_state(const Model& model, State& state, double t);
+/// The same for the driven body `body`, index b of the model.
+void set_driven_body_state(const Body& body, std::size_t b, State& state, double t);
 
 /// Pose of the body frame B of body `body` in the world: q = q_WB, p = x_WC − R_WB com_B.
 [[nodiscard]] Pose body_frame_pose(const Model& model, const State& state, int body);

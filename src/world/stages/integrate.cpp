@@ -113,12 +113,7 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     if (body.driven()) {
       // The exact pose and twist at the end; the work of the driven body on the others.
       const Vec3 v0 = state.v_WC[b], w0 = state.w_W[b];
-      const DrivenPose e = driven_pose(body.motion, t_end);
-      const Vec3 arm = e.q_WB * body.com_B;
-      state.x_WC[b] = e.p_WB + arm;
-      state.q_WB[b] = e.q_WB;
-      state.v_WC[b] = e.v_WB + e.w_W.cross(arm);
-      state.w_W[b] = e.w_W;
+      set_driven_body_state(body, b, state, t_end);
       out.L_end[b].setZero();
       out.v_mean[b] = 0.5 * (v0 + state.v_WC[b]);
       out.w_mean[b] = 0.5 * (w0 + state.w_W[b]);

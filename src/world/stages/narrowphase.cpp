@@ -32,26 +32,10 @@ void collide_pair(const Model& model, const ShapeFrames& frames, const ShapePair
     c.body1 = model.shape_body[pair.a];
     c.body2 = model.shape_body[pair.b];
   }
-  // A Coulomb–Contensou patch law models the whole contact patch of the pair: the points of a
-  // flat contact (a disk lying on a plane gives its rim) become one point at their centroid.
-  const std::size_t count = points.size() - first;
-  if (count > 1 && laws_of_pair(model, pair).coupling != NonsmoothLaws::Coupling::none) {
-    ContactPoint merged = points[first];
-    Vec3 p1 = Vec3::Zero(), p2 = Vec3::Zero();
-    double gap = 0.0;
-    for (std::size_t k = first; k < points.size(); ++k) {
-      p1 += points[k].p1_W;
-      p2 += points[k].p2_W;
-      gap += points[k].gap;
-    }
-    const double inv = 1.0 / static_cast<double>(count);
-    merged.p1_W = p1 * inv;
-    merged.p2_W = p2 * inv;
-    merged.gap = gap * inv;
-    merged.feature = 0;
-    points.resize(first + 1);
-    points[first] = merged;
-  }
+  // A Coulomb–Contensou patch law models the whole contact patch of the pair: its points become
+  // one at their centroid.
+  if (laws_of_pair(model, pair).coupling != NonsmoothLaws::Coupling::none)
+    merge_into_centroid(points, first);
 }
 
 }  // namespace
