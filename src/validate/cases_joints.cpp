@@ -23,6 +23,16 @@ double elliptic_k(double k) {
   return kPi / (2.0 * a);
 }
 
+// The swing angle [rad] of a bob at x about hinge j: from the bottom direction (gravity across
+// the axis, angle 0) towards axis × bottom.
+double swing_angle(const Model& m, const Joint& j, const Vec3& x) {
+  const Vec3 a = j.axis_W;
+  const Vec3 down = (m.gravity - m.gravity.dot(a) * a).normalized();
+  const Vec3 side = a.cross(down);
+  const Vec3 d = x - j.anchor_W;
+  return std::atan2(d.dot(side), d.dot(down));
+}
+
 // Sphere radius of a body's first shape [m].
 double sphere_radius(const Model& m, int b) {
   return std::get<Sphere>(m.shapes[static_cast<std::size_t>(m.bodies[b].first_shape)].geometry)
@@ -37,14 +47,7 @@ double hinge_period(double h, int periods) {
   Sim s = load_edited("pendulum-hinge.yaml", [h](Scene& sc) { sc.model.time_step = h; });
   const Model& m = s.model();
   const Joint& j = m.joints.front();
-  const Vec3 a = j.axis_W;
-  // Bottom direction: gravity across the axis.
-  const Vec3 down = (m.gravity - m.gravity.dot(a) * a).normalized();
-  const Vec3 side = a.cross(down);
-  const auto angle = [&] {
-    const Vec3 d = s.state().x_WC[0] - j.anchor_W;
-    return std::atan2(d.dot(side), d.dot(down));
-  };
+  const auto angle = [&] { return swing_angle(m, j, s.state().x_WC[0]); };
   std::vector<double> crossings;
   double last = angle(), last_t = 0.0;
   while (static_cast<int>(crossings.size()) < periods + 1) {
@@ -126,13 +129,7 @@ std::vector<Check> hinge_limit(const CaseContext& ctx) {
   });
   const Model& m = s.model();
   const Joint& j = m.joints.front();
-  const Vec3 a = j.axis_W;
-  const Vec3 down = (m.gravity - m.gravity.dot(a) * a).normalized();
-  const Vec3 side = a.cross(down);
-  const auto angle = [&] {
-    const Vec3 d = s.state().x_WC[0] - j.anchor_W;
-    return std::atan2(d.dot(side), d.dot(down));
-  };
+  const auto angle = [&] { return swing_angle(m, j, s.state().x_WC[0]); };
   const double start = angle();  // +2 or −2 rad
   const double limit = start > 0 ? -0.5 : 0.5;
   // Past the limit (never, to round-off), and the amplitude on the release side after the stop.

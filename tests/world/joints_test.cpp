@@ -14,15 +14,9 @@
 namespace coulomb {
 namespace {
 
-// A bar (1 m x 0.1 m x 0.1 m, 2 kg) on a hinge at one end, 0.6 m above a floor, released
-// horizontal so that it falls, strikes the floor with its far end and comes to rest on it (the
-// Moreau–Jean test below). With the midpoint scheme its impact steps need thousands of sweeps,
-// and NSGS stalls at ~6e-6 in one of them: 5 hinge rows and 2–3 contact points on 6 degrees of
-// freedom (docs/joints.md, "Solvers"). `sphere_scene` has no redundant rows: a sphere on a ball
-// joint strikes the floor.
-std::string bar_scene(const std::string& solver, const std::string& extra = "") {
+// What both scenes share: one second of 1e-3 s steps, the solver, a floor with e = 0, μ = 0.5.
+std::string floor_scene(const std::string& solver, const std::string& extra = "") {
   return R"(
-name: hinged-bar
 time: {end: 1.0, step: 1.0e-3}
 solver: {name: )" +
          solver + R"(, tolerance: 1.0e-10, max_iterations: 5000)" + extra + R"(}
@@ -33,7 +27,17 @@ contacts:
     friction: {law: coulomb, mu: 0.5}
 bodies:
   - {name: floor, fixed: true, material: m, shapes: [{type: plane, normal: [0, 0, 1], offset: 0}]}
-  - name: bar
+)";
+}
+
+// A bar (1 m x 0.1 m x 0.1 m, 2 kg) on a hinge at one end, 0.6 m above a floor, released
+// horizontal so that it falls, strikes the floor with its far end and comes to rest on it (the
+// Moreau–Jean test below). With the midpoint scheme its impact steps need thousands of sweeps,
+// and NSGS stalls at ~6e-6 in one of them: 5 hinge rows and 2–3 contact points on 6 degrees of
+// freedom (docs/joints.md, "Solvers"). `sphere_scene` has no redundant rows: a sphere on a ball
+// joint strikes the floor.
+std::string bar_scene(const std::string& solver, const std::string& extra = "") {
+  return "name: hinged-bar" + floor_scene(solver, extra) + R"(  - name: bar
     material: m
     mass: 2.0
     shapes: [{type: box, half_extents: [0.5, 0.05, 0.05]}]
@@ -48,18 +52,8 @@ joints:
 // slides with friction (μ = 0.5, e = 0) and comes to rest pressed on it: one contact point and
 // three joint rows on six degrees of freedom, in the same problem.
 std::string sphere_scene(const std::string& solver) {
-  return R"(
-time: {end: 1.0, step: 1.0e-3}
-solver: {name: )" +
-         solver + R"(, tolerance: 1.0e-10, max_iterations: 5000}
-materials: [m]
-contacts:
-  - between: [m, m]
-    normal: {law: signorini, restitution: 0.0}
-    friction: {law: coulomb, mu: 0.5}
-bodies:
-  - {name: floor, fixed: true, material: m, shapes: [{type: plane, normal: [0, 0, 1], offset: 0}]}
-  - {name: bob, material: m, mass: 1.0, shapes: [{type: sphere, radius: 0.1}],
+  return floor_scene(solver) +
+         R"(  - {name: bob, material: m, mass: 1.0, shapes: [{type: sphere, radius: 0.1}],
      position: [0.5, 0.1, 0.55], velocity: [0, 0.7, 0]}
 joints:
   - {name: socket, type: ball, bodies: [world, bob], anchor: [0, 0, 0.55]}
