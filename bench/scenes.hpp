@@ -11,7 +11,8 @@
 //   tower(n)         n unit cubes (1 kg) stacked on the ground;
 //   pyramid(rows)    a 2-D pyramid of rows (rows + 1)/2 unit cubes, each resting on two below
 //                    (centres 1.1 m apart in a row);
-//   stacks()         a 10-box pyramid (4 rows) beside a 20-box tower: 30 boxes and the ground.
+//   stacks()         a 10-box pyramid (4 rows) beside a 20-box tower: 30 boxes and the ground;
+//   drum(n)          a rotating drum (a driven body of 26 boxes) with n spheres and cubes inside.
 // All contacts: μ = 0.5, no restitution, h = 1e-3 s unless said.
 #include <coulomb/model/model.hpp>
 #include <coulomb/model/state.hpp>
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -228,6 +230,93 @@ inline Scene stacks() {
   add_pyramid(s, 4, 0.0);
   const Vec3 half(0.5, 0.5, 0.5);
   for (int i = 0; i < 20; ++i) add_box(s, half, 1.0, Vec3(5.0, 0, 0.5 + i));
+  return s;
+}
+
+// The rotating drum: a drum of inner radius 0.5 m and inner length 0.6 m, axis y, centre 0.6 m
+// above the origin, turning at 2 rad/s about its axis (Froude number Ω²R/g = 0.2: the rolling
+// regime), made of one driven body — 24 wall slabs (boxes 5 cm thick) and two end plates. Inside,
+// n particles of 0.05 kg alternate between spheres (r = 2 cm) and cubes (half side 1.6 cm), at rest
+// on a jittered cubic lattice (spacing 5 cm) that fills the drum from the bottom; they fall, settle
+// and are carried round. No ground: the drum holds everything.
+inline constexpr double kDrumRadius = 0.5;      // inner radius [m]
+inline constexpr double kDrumHalfLength = 0.3;  // inner half length [m]
+inline constexpr double kDrumCentreZ = 0.6;     // height of the axis [m]
+inline constexpr double kDrumRate = 2.0;        // angular velocity about +y [rad/s]
+inline constexpr int kDrumSlabs = 24;           // wall slabs
+inline constexpr double kDrumWall = 0.05;       // half thickness of the wall and plates [m]
+
+// The driven drum body: its shapes in its frame (origin on the axis, at the drum's centre).
+inline int add_drum_body(Scene& s) {
+  const double R = kDrumRadius, t = kDrumWall, L = kDrumHalfLength;
+  Body b;
+  b.name = "drum";
+  b.fixed = true;
+  b.material = 0;
+  b.first_shape = static_cast<int>(s.model.shapes.size());
+  const int index = static_cast<int>(s.model.bodies.size());
+  auto shape = [&](const Vec3& half, const Vec3& p, const Quat& q) {
+    s.model.shapes.push_back(Shape{Box{half}, Pose{p, q}});
+    s.model.shape_body.push_back(index);
+  };
+  // Slab k: local z radial (a rotation θ_k about y takes e_z to (sin θ, 0, cos θ)), local x
+  // tangential; wide enough that neighbours meet at their outer corners.
+  const double half_width = (R + 2.0 * t) * std::tan(kPi / kDrumSlabs);
+  for (int k = 0; k < kDrumSlabs; ++k) {
+    const double th = 2.0 * kPi * (k + 0.5) / kDrumSlabs;
+    shape(Vec3(half_width, L + 2.0 * t, t), (R + t) * Vec3(std::sin(th), 0.0, std::cos(th)),
+          Quat(Eigen::AngleAxisd(th, Vec3::UnitY())));
+  }
+  for (const double side : {-1.0, 1.0})
+    shape(Vec3(R + 2.0 * t, t, R + 2.0 * t), Vec3(0.0, side * (L + t), 0.0), Quat::Identity());
+  b.shape_count = static_cast<int>(s.model.shapes.size()) - b.first_shape;
+  b.motion.kind = BodyMotion::Kind::twist;
+  b.motion.p0 = Vec3(0.0, 0.0, kDrumCentreZ);
+  b.motion.angular_velocity = Vec3(0.0, kDrumRate, 0.0);
+  s.model.bodies.push_back(b);
+  s.state.x_WC.push_back(b.motion.p0);
+  s.state.q_WB.push_back(Quat::Identity());
+  s.state.v_WC.push_back(Vec3::Zero());
+  s.state.w_W.push_back(b.motion.angular_velocity);
+  return index;
+}
+
+// The particle sites of drum(n): lattice sites inside the drum (4 cm from its wall), lowest
+// first (then by y, then x), jittered by ±3 mm per axis (seed fixed).
+inline std::vector<Vec3> drum_sites(int n) {
+  const double d = 0.05, clear = 0.04;
+  const int m = static_cast<int>(kDrumRadius / d);
+  std::vector<Vec3> sites;
+  for (int k = -m; k <= m; ++k)
+    for (int j = -m; j <= m; ++j)
+      for (int i = -m; i <= m; ++i) {
+        const Vec3 p(i * d, j * d, k * d);
+        if (std::hypot(p.x(), p.z()) <= kDrumRadius - clear &&
+            std::abs(p.y()) <= kDrumHalfLength - clear)
+          sites.push_back(p);
+      }
+  if (static_cast<int>(sites.size()) < n)
+    throw std::invalid_argument("drum(n): the drum holds at most " + std::to_string(sites.size()) +
+                                " particles");
+  sites.resize(static_cast<std::size_t>(n));
+  std::uint64_t seed = 2024;
+  for (Vec3& p : sites)
+    p += Vec3(0, 0, kDrumCentreZ) + 0.003 * Vec3(jitter(seed), jitter(seed), jitter(seed));
+  return sites;
+}
+
+inline Scene drum(int n) {
+  Scene s = empty_scene(0.5, 0.0, 1e-3);
+  add_drum_body(s);
+  const double r = 0.02, half = 0.016, m = 0.05;
+  const std::vector<Vec3> sites = drum_sites(n);
+  for (std::size_t i = 0; i < sites.size(); ++i) {
+    if (i % 2 == 0)
+      add(s, Sphere{r}, m, sphere_inertia(m, r), sites[i], Quat::Identity(), Vec3::Zero(),
+          Vec3::Zero());
+    else
+      add_box(s, Vec3::Constant(half), m, sites[i]);
+  }
   return s;
 }
 

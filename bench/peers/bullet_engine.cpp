@@ -8,7 +8,10 @@
 //
 // Mapping of the scene: spheres → btSphereShape (the margin is the radius: exact); boxes →
 // btBoxShape with the given margin inside the half extents (its edges and corners rounded by that
-// radius); the ground plane → btStaticPlaneShape; fixed boxes (walls) → static bodies. Bullet
+// radius); the ground plane → btStaticPlaneShape; fixed boxes (walls) → static bodies; a driven
+// body turning at a constant rate (the drum) → a kinematic body with a btCompoundShape of its
+// boxes, its pose set at the end of each step before the step (Bullet derives the velocity the
+// contacts see from the change of pose over h: the mean twist of the step). Bullet
 // combines two bodies' friction as the product, so each body gets √μ and a pair μ; restitution 0.
 #include <btBulletDynamicsCommon.h>
 
@@ -24,6 +27,23 @@ namespace {
 
 btVector3 to_bt(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
 Vec3 from_bt(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
+
+// The pose of a driven body at a time, as Bullet reads a kinematic body's: from its motion state
+// (the body frame is the centre of mass frame: check_peer_compatible).
+class DrivenMotionState final : public btMotionState {
+ public:
+  explicit DrivenMotionState(const BodyMotion& motion) : motion_(motion) {}
+  void set_time(double t) { t_ = t; }
+  void getWorldTransform(btTransform& out) const override {
+    const DrivenPose p = driven_pose(motion_, t_);
+    out = btTransform(btQuaternion(p.q_WB.x(), p.q_WB.y(), p.q_WB.z(), p.q_WB.w()), to_bt(p.p_WB));
+  }
+  void setWorldTransform(const btTransform&) override {}
+
+ private:
+  BodyMotion motion_;
+  double t_ = 0.0;  // [s]
+};
 
 class BulletEngine final : public Engine {
  public:
@@ -44,6 +64,10 @@ class BulletEngine final : public Engine {
     // One rigid body per coulomb body, in body order (index = coulomb body index).
     for (std::size_t b = 0; b < model.bodies.size(); ++b) {
       const Body& body = model.bodies[b];
+      if (body.driven()) {
+        add_driven(model, body, settings.bullet_box_margin, law);
+        continue;
+      }
       const Shape& shape = model.shapes[static_cast<std::size_t>(body.first_shape)];
       shapes_.push_back(make_shape(shape.geometry, settings.bullet_box_margin));
       const btScalar mass = body.fixed ? 0.0 : body.mass;
@@ -74,7 +98,10 @@ class BulletEngine final : public Engine {
   }
 
   bool step() override {
-    // One fixed step of h (maxSubSteps 0: h is the step, no interpolation).
+    // One fixed step of h (maxSubSteps 0: h is the step, no interpolation); the driven bodies
+    // are placed at the step's end first.
+    ++steps_;
+    for (auto& m : driven_) m->set_time(static_cast<double>(steps_) * h_);
     world_.stepSimulation(h_, 0);
     return true;
   }
@@ -88,7 +115,7 @@ class BulletEngine final : public Engine {
   void read(State& out) const override {
     for (std::size_t b = 0; b < bodies_.size(); ++b) {
       const btRigidBody& rb = *bodies_[b];
-      if (rb.isStaticObject()) continue;
+      if (rb.isStaticOrKinematicObject()) continue;
       const btTransform& X = rb.getCenterOfMassTransform();
       const btQuaternion q = X.getRotation();
       out.x_WC[b] = from_bt(X.getOrigin());
@@ -99,6 +126,29 @@ class BulletEngine final : public Engine {
   }
 
  private:
+  // A driven body: a kinematic body whose compound shape holds its boxes at their poses.
+  void add_driven(const Model& model, const Body& body, double box_margin, const SceneLaw& law) {
+    auto compound = std::make_unique<btCompoundShape>();
+    for (int k = 0; k < body.shape_count; ++k) {
+      const Shape& shape = model.shapes[static_cast<std::size_t>(body.first_shape + k)];
+      children_.push_back(make_shape(shape.geometry, box_margin));
+      const Quat& q = shape.pose_BS.q;
+      compound->addChildShape(
+          btTransform(btQuaternion(q.x(), q.y(), q.z(), q.w()), to_bt(shape.pose_BS.p)),
+          children_.back().get());
+    }
+    driven_.push_back(std::make_unique<DrivenMotionState>(body.motion));
+    btRigidBody::btRigidBodyConstructionInfo info(0.0, driven_.back().get(), compound.get());
+    info.m_friction = std::sqrt(law.mu);
+    info.m_restitution = law.restitution;
+    shapes_.push_back(std::move(compound));
+    auto rb = std::make_unique<btRigidBody>(info);
+    rb->setCollisionFlags(rb->getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+    rb->setActivationState(DISABLE_DEACTIVATION);
+    world_.addRigidBody(rb.get());
+    bodies_.push_back(std::move(rb));
+  }
+
   // The Bullet shape of a coulomb geometry (spheres, boxes, planes: check_peer_compatible).
   static std::unique_ptr<btCollisionShape> make_shape(const Geometry& g, double box_margin) {
     if (const auto* s = std::get_if<Sphere>(&g)) return std::make_unique<btSphereShape>(s->radius);
@@ -111,13 +161,16 @@ class BulletEngine final : public Engine {
   }
 
   double h_ = 0.0;  // time step [s]
+  long steps_ = 0;  // steps taken
   btDefaultCollisionConfiguration configuration_;
   btCollisionDispatcher dispatcher_;
   btDbvtBroadphase broadphase_;
   btSequentialImpulseConstraintSolver solver_;
   btDiscreteDynamicsWorld world_;
-  std::vector<std::unique_ptr<btCollisionShape>> shapes_;  // (nbodies)
-  std::vector<std::unique_ptr<btRigidBody>> bodies_;       // (nbodies)
+  std::vector<std::unique_ptr<btCollisionShape>> shapes_;    // (nbodies)
+  std::vector<std::unique_ptr<btRigidBody>> bodies_;         // (nbodies)
+  std::vector<std::unique_ptr<btCollisionShape>> children_;  // the compounds' boxes
+  std::vector<std::unique_ptr<DrivenMotionState>> driven_;   // (driven bodies)
 };
 
 }  // namespace

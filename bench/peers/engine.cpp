@@ -110,6 +110,18 @@ SceneLaw scene_law(const Model& model) {
 void check_peer_compatible(const Model& model) {
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
     const Body& body = model.bodies[b];
+    // A driven body (the drum): boxes anywhere in its frame, turning about its origin at a
+    // constant rate (a constant twist without drift).
+    if (body.driven()) {
+      if (body.motion.kind != BodyMotion::Kind::twist || !body.motion.velocity.isZero())
+        throw PeerUnavailable(
+            fmt::format("body {} is driven other than by a constant rotation", b));
+      for (int k = 0; k < body.shape_count; ++k)
+        if (!std::holds_alternative<Box>(
+                model.shapes[static_cast<std::size_t>(body.first_shape + k)].geometry))
+          throw PeerUnavailable(fmt::format("driven body {} has shapes other than boxes", b));
+      continue;
+    }
     // One shape per body, at the body frame, the body frame at the centre of mass.
     if (body.shape_count != 1)
       throw PeerUnavailable(fmt::format("body {} has {} shapes", b, body.shape_count));

@@ -38,17 +38,18 @@ namespace {
 
 /// One scene to run: which builder, its size, how many steps, where drift is measured from.
 struct RunSpec {
-  std::string scene;  ///< drop_pile, hcp_pile, carpet, tower, pyramid, stacks
+  std::string scene;  ///< drop_pile, hcp_pile, carpet, tower, pyramid, stacks, drum
   int n = 0;          ///< spheres (piles), boxes (tower), rows (pyramid); unused by stacks
   long steps = 0;
   long drift_from = -1;  ///< -1: the scene's default (scene_drift_from)
 };
 
 /// The scene names the driver knows (build_scene), for --help and errors.
-constexpr const char* kSceneNames = "drop_pile, hcp_pile, carpet, tower, pyramid, stacks";
+constexpr const char* kSceneNames = "drop_pile, hcp_pile, carpet, tower, pyramid, stacks, drum";
 
 bool known_scene(const std::string& name) {
-  for (const char* known : {"drop_pile", "hcp_pile", "carpet", "tower", "pyramid", "stacks"})
+  for (const char* known :
+       {"drop_pile", "hcp_pile", "carpet", "tower", "pyramid", "stacks", "drum"})
     if (name == known) return true;
   return false;
 }
@@ -60,6 +61,7 @@ Scene build_scene(const RunSpec& spec) {
   if (spec.scene == "tower") return tower(spec.n);
   if (spec.scene == "pyramid") return pyramid(spec.n);
   if (spec.scene == "stacks") return stacks();
+  if (spec.scene == "drum") return drum(spec.n);
   throw CLI::ValidationError("--scene",
                              fmt::format("'{}' is not one of {}", spec.scene, kSceneNames));
 }
@@ -237,14 +239,14 @@ nlohmann::json to_json(const RunSpec& spec, long drift_from, const std::vector<R
 }
 
 /// The runs of --all: the list with step counts that let the piles fall and settle, the
-/// box scenes stand for two seconds. (The rotating drum is not written yet.)
+/// box scenes stand for two seconds, the drum turns for two seconds.
 std::vector<RunSpec> all_runs() {
   return {
       {"drop_pile", 1000, 1500, -1},   {"drop_pile", 10000, 1500, -1},
       {"drop_pile", 100000, 1500, -1}, {"hcp_pile", 1000, 500, -1},
       {"hcp_pile", 10000, 500, -1},    {"hcp_pile", 100000, 500, -1},
       {"tower", 10, 2000, -1},         {"pyramid", 20, 2000, -1},
-      {"stacks", 0, 2000, -1},
+      {"stacks", 0, 2000, -1},         {"drum", 2000, 2000, -1},
   };
 }
 

@@ -163,6 +163,10 @@ class MujocoEngine final : public Engine {
     const Model& model = scene.model;
     const State& state = scene.state;
     check_peer_compatible(model);
+    // A driven body would be a mocap body here, its velocity not seen by the contacts the way
+    // coulomb's and Bullet's kinematic bodies are: not mapped.
+    for (const Body& b : model.bodies)
+      if (b.driven()) throw PeerUnavailable("driven bodies are not mapped to MuJoCo here");
     const SceneLaw law = scene_law(model);
     install_mujoco_hooks();
 

@@ -115,6 +115,9 @@ constexpr double kSlowStep_s = 1.0;
       used_s += dt;
       ++step;
       engine->read(state);
+      // The driven bodies where the step left them (the engines report only the free bodies).
+      state.time = static_cast<double>(step) * scene.model.time_step;
+      set_driven_state(scene.model, state, state.time);
       monitor.after_step(step, state, m);
       // Overlaps every sample_every steps, and after every slow step (one that may be the last
       // before a kill: its measure costs little beside it).
