@@ -163,7 +163,8 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
           stages::integrate(model, motion, points, active, contact, state, ws.step_results, report);
         });
         timed(Stage::correct, [&] {
-          stages::correct(model, active, contact, ws.step_results, state, ws.position, report);
+          stages::correct(model, frames, active, points, contact, ws.step_results, state,
+                          ws.position, report);
         });
       },
       ws.contact);

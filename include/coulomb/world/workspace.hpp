@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -231,6 +232,23 @@ struct PositionStage {
   std::vector<Vec6d> displacement;
   std::vector<Vec3> dx;      ///< (nbodies) displacement of the centre of mass [m]
   std::vector<Vec3> dtheta;  ///< (nbodies) rotation vector, world [rad]
+
+  /// The end-configuration check (correct.cpp): the shape pairs of turning bodies with edges
+  /// collided again at the corrected poses, the points still overlapping, their normal rows
+  /// (J on each side's (v, ω), G = M⁻¹ Jᵀ; body −1 when fixed), gaps, multipliers, displacement.
+  std::vector<std::pair<std::int32_t, std::int32_t>> end_pairs;
+  /// the rebounding contacts' features, which the check does not lift
+  struct Rebound {
+    std::int32_t shape1, shape2;
+    std::uint32_t feature;
+  };
+  std::vector<Rebound> end_rebounds;
+  std::vector<ContactPoint> end_points;
+  std::vector<std::int32_t> end_body1, end_body2;
+  std::vector<Vec6d> end_J1, end_J2, end_G1, end_G2;
+  std::vector<double> end_w, end_gap, end_kappa;
+  std::vector<Vec6d> end_displacement;  ///< (nbodies)
+  std::vector<std::uint8_t> end_moved;  ///< (nbodies) 1 once a pass has moved the body
 };
 
 /// The outputs of the stages, each written by the stage its type names (src/world/stages/stages.hpp

@@ -17,12 +17,29 @@
 // audit still closes. A closed contact of the midpoint scheme has ĝ = O(h³) per step, so the stage
 // acts on impacts, initial overlaps and drift, not on smooth rolling.
 //
+// The end-configuration check. The gaps above are those of the step's points, fixed in the
+// bodies at the contact configuration; where a body with edges or corners turns relative to the
+// other (a box tumbling at 30 rad/s turns a corner 30 mrad in a step of 1 ms), another feature
+// can reach deeper by the end of the step than any of those points says: the drum of the peer
+// benchmark ended steps with cubes 2.7 mm into each other while the points' gaps were closed to
+// 1e-11 m, and a cube turning onto the drum's next wall slab meets a shape pair that had no
+// active point (or, pushed by the projection, one with no point at all). So the broadphase's
+// candidate pairs (AABBs grown by the margin and the step's sweep) in which a body with edges
+// (box, convex hull, cylinder, cone) turns relative to the other by more than the tolerance over
+// its reach,
+// h |ω₂ − ω₁| (reach₁ + reach₂) > position_tolerance, are collided again at the corrected poses,
+// and the points found deeper than the tolerance are closed by the same projection on their own
+// normal rows (one pass). Pairs that do not turn keep their features (for polyhedra in relative
+// translation a point's gap is linear in the displacement), so resting stacks never pay for it.
+//
 // References: V. Acary, Projected event-capturing time-stepping schemes for nonsmooth mechanical
 // systems with unilateral contact and Coulomb's friction, CMAME 256 (2013) 224–250; C. W. Gear,
 // B. Leimkuhler, G. K. Gupta, Automatic integration of Euler–Lagrange equations with constraints,
 // J. Comput. Appl. Math. 12 (1985) 77–90; S. Schoeder, H. Ulbrich, T. Schindler, Discussion of the
 // Gear–Gupta–Leimkuhler method for impacting mechanical systems, Multibody Syst. Dyn. 31 (2014).
+#include <coulomb/collision/narrowphase.hpp>
 #include <coulomb/dynamics/rigid_body.hpp>
+#include <coulomb/model/state.hpp>
 
 #include <algorithm>
 
@@ -38,20 +55,51 @@ namespace {
 // remainder is reported in StepReport::penetration_left and handled at the next step).
 constexpr int kMaxSweeps = 100;
 
-// Projected Gauss–Seidel on the normal rows, over body displacements: d_b = Σ M_b⁻¹ J_N,bᵀ κ (the
-// first column of each side's M⁻¹ Jᵀ) is kept per body, so the gap of contact i after the
-// displacement is gap_i + J_N,i d (its first row of J on each side) and a sweep costs a constant
-// per contact. `d` (nb) is the displacement on exit.
+// Passes of the end-configuration check at most (collide, project, displace); the overlaps a
+// last pass leaves are the next step's (its narrowphase sees them).
+constexpr int kEndPasses = 3;
+
+// The normal rows of the step's problem: each contact's first row of J and first column of
+// G = M⁻¹ Jᵀ on each side, W_NN its first diagonal entry; bodies numbered as the problem's.
 template <int N>
-int solve_positions(const FactoredProblem<N>& p, const std::vector<double>& gap, double tolerance,
-                    std::vector<double>& kappa, std::vector<Vec6d>& d, double& left) {
+struct ProblemRows {
+  const FactoredProblem<N>& p;
+  [[nodiscard]] std::int32_t body1(std::size_t i) const { return p.body1[i]; }
+  [[nodiscard]] std::int32_t body2(std::size_t i) const { return p.body2[i]; }
+  [[nodiscard]] auto J1(std::size_t i) const { return p.J1[i].row(0); }
+  [[nodiscard]] auto J2(std::size_t i) const { return p.J2[i].row(0); }
+  [[nodiscard]] auto G1(std::size_t i) const { return p.G1[i].col(0); }
+  [[nodiscard]] auto G2(std::size_t i) const { return p.G2[i].col(0); }
+  [[nodiscard]] double w(std::size_t i) const { return p.w_diag[i](0, 0); }
+};
+
+// The normal rows of the end-configuration check, bodies numbered as the model's.
+struct EndRows {
+  const PositionStage& s;
+  [[nodiscard]] std::int32_t body1(std::size_t i) const { return s.end_body1[i]; }
+  [[nodiscard]] std::int32_t body2(std::size_t i) const { return s.end_body2[i]; }
+  [[nodiscard]] auto J1(std::size_t i) const { return s.end_J1[i].transpose(); }
+  [[nodiscard]] auto J2(std::size_t i) const { return s.end_J2[i].transpose(); }
+  [[nodiscard]] const Vec6d& G1(std::size_t i) const { return s.end_G1[i]; }
+  [[nodiscard]] const Vec6d& G2(std::size_t i) const { return s.end_G2[i]; }
+  [[nodiscard]] double w(std::size_t i) const { return s.end_w[i]; }
+};
+
+// Projected Gauss–Seidel on the normal rows, over body displacements: d_b = Σ M_b⁻¹ J_N,bᵀ κ (the
+// column G of each side) is kept per body, so the gap of contact i after the displacement is
+// gap_i + J_N,i d (its row of J on each side) and a sweep costs a constant per contact. `d`
+// (body_count) is the displacement on exit.
+template <class Rows>
+int solve_positions(const Rows& p, std::size_t body_count, const std::vector<double>& gap,
+                    double tolerance, std::vector<double>& kappa, std::vector<Vec6d>& d,
+                    double& left) {
   const std::size_t n = gap.size();
   kappa.assign(n, 0.0);
-  d.assign(static_cast<std::size_t>(p.body_count), Vec6d::Zero());
+  d.assign(body_count, Vec6d::Zero());
   const auto gap_after = [&](std::size_t i) {
     double g = gap[i];
-    if (p.body1[i] >= 0) g += p.J1[i].row(0).dot(d[p.body1[i]]);
-    if (p.body2[i] >= 0) g += p.J2[i].row(0).dot(d[p.body2[i]]);
+    if (p.body1(i) >= 0) g += p.J1(i).dot(d[p.body1(i)]);
+    if (p.body2(i) >= 0) g += p.J2(i).dot(d[p.body2(i)]);
     return g;
   };
   int sweeps = 0;
@@ -59,21 +107,45 @@ int solve_positions(const FactoredProblem<N>& p, const std::vector<double>& gap,
   for (int s = 1; s <= kMaxSweeps; ++s) {
     sweeps = s;
     for (std::size_t i = 0; i < n; ++i) {
-      const double w_ii = p.w_diag[i](0, 0);
+      const double w_ii = p.w(i);
       if (!(w_ii > 0.0)) continue;  // both bodies fixed
       const double k_new = std::max(0.0, kappa[i] - gap_after(i) / w_ii);
       const double delta = k_new - kappa[i];
       kappa[i] = k_new;
-      if (p.body1[i] >= 0) d[p.body1[i]] += delta * p.G1[i].col(0);
-      if (p.body2[i] >= 0) d[p.body2[i]] += delta * p.G2[i].col(0);
+      if (p.body1(i) >= 0) d[p.body1(i)] += delta * p.G1(i);
+      if (p.body2(i) >= 0) d[p.body2(i)] += delta * p.G2(i);
     }
     // The deepest penetration left.
     left = 0.0;
     for (std::size_t i = 0; i < n; ++i)
-      if (p.w_diag[i](0, 0) > 0.0) left = std::max(left, -gap_after(i));
+      if (p.w(i) > 0.0) left = std::max(left, -gap_after(i));
     if (left <= 1e-3 * tolerance) break;
   }
   return sweeps;
+}
+
+// Moves the bodies by (dx, dθ), keeping velocities and world angular momenta, and books the
+// energy it adds (potential −m g·Δx, and ½ Lᵀ ΔI⁻¹ L) as EnergyKind::correction.
+void displace(const Model& model, const std::vector<Vec3>& dx, const std::vector<Vec3>& dtheta,
+              State& state) {
+  double added = 0.0;
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    const Body& body = model.bodies[b];
+    if (body.fixed) continue;
+    if (dx[b].isZero(0.0) && dtheta[b].isZero(0.0)) continue;
+    const Mat3 R0 = state.q_WB[b].toRotationMatrix();
+    const Vec3 L = R0 * (body.inertia_B * (R0.transpose() * state.w_W[b]));
+    state.x_WC[b] += dx[b];
+    Quat q = cayley_quaternion(dtheta[b]) * state.q_WB[b];
+    q.normalize();
+    state.q_WB[b] = q;
+    const Mat3 R1 = q.toRotationMatrix();
+    const Vec3 w1 = R1 * (model.compiled.inv_inertia_B[b] * (R1.transpose() * L));
+    added += -body.mass * model.gravity.dot(dx[b]) + 0.5 * L.dot(w1 - state.w_W[b]);
+    state.w_W[b] = w1;
+  }
+  state.dissipated -= added;
+  state.dissipated_by_kind[static_cast<std::size_t>(EnergyKind::correction)] -= added;
 }
 
 }  // namespace
@@ -108,9 +180,9 @@ void correct_contacts(const Model& model, const ActiveSet& active, const Contact
 
   // The multipliers κ, then the displacement of every body.
   double left = 0.0;
-  report.correction_sweeps =
-      solve_positions(contact.problem, out.target_gap, model.solver.position_tolerance, out.kappa,
-                      out.displacement, left);
+  report.correction_sweeps = solve_positions(
+      ProblemRows<N>{contact.problem}, static_cast<std::size_t>(contact.problem.body_count),
+      out.target_gap, model.solver.position_tolerance, out.kappa, out.displacement, left);
   report.penetration_left = left;
   const std::size_t nbodies = model.bodies.size();
   out.dx.assign(nbodies, Vec3::Zero());
@@ -122,25 +194,156 @@ void correct_contacts(const Model& model, const ActiveSet& active, const Contact
     out.dtheta[b] = out.displacement[static_cast<std::size_t>(j)].tail<3>();
   }
 
-  // Apply, keeping velocities and world angular momenta; book the energy it adds.
-  double added = 0.0;
-  for (std::size_t b = 0; b < nbodies; ++b) {
-    const Body& body = model.bodies[b];
-    if (body.fixed) continue;
-    if (out.dx[b].isZero(0.0) && out.dtheta[b].isZero(0.0)) continue;
-    const Mat3 R0 = state.q_WB[b].toRotationMatrix();
-    const Vec3 L = R0 * (body.inertia_B * (R0.transpose() * state.w_W[b]));
-    state.x_WC[b] += out.dx[b];
-    Quat q = cayley_quaternion(out.dtheta[b]) * state.q_WB[b];
-    q.normalize();
-    state.q_WB[b] = q;
-    const Mat3 R1 = q.toRotationMatrix();
-    const Vec3 w1 = R1 * (model.compiled.inv_inertia_B[b] * (R1.transpose() * L));
-    added += -body.mass * model.gravity.dot(out.dx[b]) + 0.5 * L.dot(w1 - state.w_W[b]);
-    state.w_W[b] = w1;
+  displace(model, out.dx, out.dtheta, state);
+}
+
+// Whether shape pair (s1, s2) is checked again at the end of the step: one shape has edges or
+// corners, and the bodies turn relative to each other by more than the tolerance over the
+// shapes' reach in the step (see the file comment).
+bool turns_with_edges(const Model& model, const State& state, std::int32_t s1, std::int32_t s2) {
+  const auto edged = [&](std::int32_t s) {
+    const ShapeKind k = model.shapes[static_cast<std::size_t>(s)].kind();
+    return k == ShapeKind::box || k == ShapeKind::convex || k == ShapeKind::cylinder ||
+           k == ShapeKind::cone;
+  };
+  if (!edged(s1) && !edged(s2)) return false;
+  const auto b1 = static_cast<std::size_t>(model.shape_body[static_cast<std::size_t>(s1)]);
+  const auto b2 = static_cast<std::size_t>(model.shape_body[static_cast<std::size_t>(s2)]);
+  const double reach = model.compiled.shape_reach[static_cast<std::size_t>(s1)] +
+                       model.compiled.shape_reach[static_cast<std::size_t>(s2)];
+  return model.time_step * (state.w_W[b2] - state.w_W[b1]).norm() * reach >
+         model.solver.position_tolerance;
+}
+
+// The normal row of point c on the side of body b (sign +1 for body 2, −1 for body 1) at the
+// state's poses, for a displacement by translation only: J = ±[n; 0], G = [J_v / m; 0]. Why not
+// the kinetic metric of correct_contacts: a small box turns more easily than it moves (for a
+// 3.2 cm cube (r × n)ᵀ I⁻¹ (r × n) is 1.5 times 1/m), so the projection closed a corner by
+// turning the cube, which dipped the opposite corner (not a point of the manifold) into the
+// same support; three passes see-sawed at 8e-5 m in the test of this check. A translation keeps
+// every feature where it is relative to the body.
+void normal_row(const Model& model, const ContactPoint& c, int b, double sign, Vec6d& J, Vec6d& G) {
+  const Vec3 n = sign * c.n_W;
+  J << n, Vec3::Zero();
+  G << n / model.bodies[static_cast<std::size_t>(b)].mass, Vec3::Zero();
+}
+
+// The end-configuration check (see the file comment): the candidate pairs that turn with edges,
+// collided again at the corrected poses; their points deeper than the tolerance closed by one more
+// projection, repeated (at most kEndPasses times) while a projection pushes some other checked pair
+// into overlap.
+void correct_at_end(const Model& model, const ShapeFrames& frames, const ActiveSet& active,
+                    const ContactPoints& points, const StepResults& results, State& state,
+                    PositionStage& out, StepReport& report) {
+  const double tolerance = model.solver.position_tolerance;
+  if (!model.solver.position_correction) return;
+  // The pairs, and the features of the contacts rebounding with restitution: a point found at
+  // the end on the same feature of the same pair leaves by its own motion and is not lifted (as
+  // in correct_contacts: lifting would add energy at every bounce). Without restitution an
+  // outward velocity at the step's point does not say that the feature leaves: a turning box
+  // corner can be deep at the end while its linearised gap opened.
+  // A pass checks the pairs that turn with edges and, after the first, every candidate pair of a
+  // body an earlier pass moved (a cube pushed out of one neighbour into another that turns with
+  // it, or a sphere beside it).
+  const std::size_t nbodies = model.bodies.size();
+  out.end_moved.assign(nbodies, 0);
+  const auto select_pairs = [&] {
+    out.end_pairs.clear();
+    for (const ShapePair& pair : frames.pairs) {
+      const auto moved = [&](std::int32_t s) {
+        return out.end_moved[static_cast<std::size_t>(
+                   model.shape_body[static_cast<std::size_t>(s)])] != 0;
+      };
+      if (moved(pair.a) || moved(pair.b) || turns_with_edges(model, state, pair.a, pair.b))
+        out.end_pairs.push_back({pair.a, pair.b});
+    }
+  };
+  select_pairs();
+  if (out.end_pairs.empty()) return;
+  out.end_rebounds.clear();
+  for (std::size_t k = 0; k < points.points.size(); ++k) {
+    const ContactPoint& c = points.points[k];
+    const std::int32_t a = active.active_of_point[k];
+    const auto law =
+        model.compiled.law_index(model.bodies[static_cast<std::size_t>(c.body1)].material,
+                                 model.bodies[static_cast<std::size_t>(c.body2)].material);
+    if (a >= 0 && results.rebounding[static_cast<std::size_t>(a)] &&
+        model.compiled.laws[static_cast<std::size_t>(law)].e_n > 0.0)
+      out.end_rebounds.push_back({c.shape1, c.shape2, c.feature});
   }
-  state.dissipated -= added;
-  state.dissipated_by_kind[static_cast<std::size_t>(EnergyKind::correction)] -= added;
+  const auto rebounds = [&](const ContactPoint& c) {
+    return std::any_of(out.end_rebounds.begin(), out.end_rebounds.end(), [&](const auto& r) {
+      return r.shape1 == c.shape1 && r.shape2 == c.shape2 && r.feature == c.feature;
+    });
+  };
+  const auto shape_pose = [&](std::int32_t s) {
+    const Shape& shape = model.shapes[static_cast<std::size_t>(s)];
+    return body_frame_pose(model, state, model.shape_body[static_cast<std::size_t>(s)]) *
+           shape.pose_BS;
+  };
+  for (int pass = 0; pass < kEndPasses; ++pass) {
+    if (pass > 0) select_pairs();
+    // The points of the pairs at the current poses, within the contact margin: the touching ones
+    // are rows too, so that closing one overlap does not push a body into another pair.
+    out.end_points.clear();
+    for (const auto& [s1, s2] : out.end_pairs) {
+      const std::size_t first = out.end_points.size();
+      collide(model.shapes[static_cast<std::size_t>(s1)].geometry, shape_pose(s1),
+              model.shapes[static_cast<std::size_t>(s2)].geometry, shape_pose(s2),
+              model.solver.contact_margin, out.end_points);
+      std::size_t kept = first;
+      for (std::size_t k = first; k < out.end_points.size(); ++k) {
+        ContactPoint& c = out.end_points[k];
+        c.shape1 = s1;
+        c.shape2 = s2;
+        if (!rebounds(c)) out.end_points[kept++] = c;
+      }
+      out.end_points.resize(kept);
+    }
+    const std::size_t n = out.end_points.size();
+    const bool overlap = std::any_of(out.end_points.begin(), out.end_points.end(),
+                                     [&](const ContactPoint& c) { return c.gap < -tolerance; });
+    if (!overlap) return;
+
+    // Their normal rows, then the projection and the displacement.
+    out.end_body1.resize(n);
+    out.end_body2.resize(n);
+    out.end_J1.resize(n);
+    out.end_J2.resize(n);
+    out.end_G1.resize(n);
+    out.end_G2.resize(n);
+    out.end_w.resize(n);
+    out.end_gap.resize(n);
+    double deepest = 0.0;
+    for (std::size_t k = 0; k < n; ++k) {
+      const ContactPoint& c = out.end_points[k];
+      const auto side = [&](std::int32_t s, double sign, std::int32_t& body, Vec6d& J, Vec6d& G) {
+        const std::int32_t b = model.shape_body[static_cast<std::size_t>(s)];
+        body = model.bodies[static_cast<std::size_t>(b)].fixed ? -1 : b;
+        J.setZero();
+        G.setZero();
+        if (body >= 0) normal_row(model, c, b, sign, J, G);
+      };
+      side(c.shape1, -1.0, out.end_body1[k], out.end_J1[k], out.end_G1[k]);
+      side(c.shape2, 1.0, out.end_body2[k], out.end_J2[k], out.end_G2[k]);
+      out.end_w[k] = out.end_J1[k].dot(out.end_G1[k]) + out.end_J2[k].dot(out.end_G2[k]);
+      out.end_gap[k] = c.gap;
+      deepest = std::max(deepest, -c.gap);
+    }
+    report.penetration = std::max(report.penetration, deepest);
+    double left = 0.0;
+    report.correction_sweeps += solve_positions(EndRows{out}, nbodies, out.end_gap, tolerance,
+                                                out.end_kappa, out.end_displacement, left);
+    report.penetration_left = std::max(report.penetration_left, left);
+    out.dx.resize(nbodies);
+    out.dtheta.resize(nbodies);
+    for (std::size_t b = 0; b < nbodies; ++b) {
+      out.dx[b] = out.end_displacement[b].head<3>();
+      out.dtheta[b] = out.end_displacement[b].tail<3>();
+      if (!out.dx[b].isZero(0.0)) out.end_moved[b] = 1;
+    }
+    displace(model, out.dx, out.dtheta, state);
+  }
 }
 
 }  // namespace
@@ -148,15 +351,19 @@ void correct_contacts(const Model& model, const ActiveSet& active, const Contact
 // The contacts' position stage, then the joints' (joints.cpp), which leaves every joint closed to
 // round-off.
 template <int N>
-void correct(const Model& model, const ActiveSet& active, const ContactBuffers<N>& contact,
+void correct(const Model& model, const ShapeFrames& frames, const ActiveSet& active,
+             const ContactPoints& points, const ContactBuffers<N>& contact,
              const StepResults& results, State& state, PositionStage& out, StepReport& report) {
   correct_contacts(model, active, contact, results, state, out, report);
+  correct_at_end(model, frames, active, points, results, state, out, report);
   correct_joints(model, state, report);
 }
 
-template void correct<kForce>(const Model&, const ActiveSet&, const ContactBuffers<kForce>&,
+template void correct<kForce>(const Model&, const ShapeFrames&, const ActiveSet&,
+                              const ContactPoints&, const ContactBuffers<kForce>&,
                               const StepResults&, State&, PositionStage&, StepReport&);
-template void correct<kWrench>(const Model&, const ActiveSet&, const ContactBuffers<kWrench>&,
+template void correct<kWrench>(const Model&, const ShapeFrames&, const ActiveSet&,
+                               const ContactPoints&, const ContactBuffers<kWrench>&,
                                const StepResults&, State&, PositionStage&, StepReport&);
 
 }  // namespace coulomb::stages

@@ -62,7 +62,8 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
                StepResults& out, StepReport& report);
 /// Position stage: closes predicted penetrations by a displacement that keeps the velocities.
 template <int N>
-void correct(const Model& model, const ActiveSet& active, const ContactBuffers<N>& contact,
+void correct(const Model& model, const ShapeFrames& frames, const ActiveSet& active,
+             const ContactPoints& points, const ContactBuffers<N>& contact,
              const StepResults& results, State& state, PositionStage& out, StepReport& report);
 
 /// Times the solve is repeated in a step for the points the impulses close (activate).
