@@ -98,10 +98,18 @@ const std::vector<Case>& validation_cases() {
                    "Block on a belt of speed A w (1 - cos w t): stick-slip switches at the "
                    "closed-form instants",
                    "scenes/validation/belt-sinusoid.yaml", belt_sinusoid});
+    all.push_back({"cone-turntable",
+                   "Cone rolling on a turntable about its apex on the axis: no slip, generator at "
+                   "nu = Omega - W tan(beta), pivoting 0, rolling W e_c, centre of pressure",
+                   "scenes/validation/cone-turntable.yaml", cone_turntable});
     all.push_back({"vibrating-platform",
                    "Ball on a platform z = -A cos w t: lifts off at acos(-g/(A w^2))/w, keeps "
                    "bouncing",
                    "scenes/validation/vibrating-platform.yaml", vibrating_platform});
+    all.push_back({"period-doubling",
+                   "Ball on a platform A sin(w t + phi), e = 0.5: one impact a period at "
+                   "acos(Gamma_1/Gamma) below Gamma_2 (exact map), a 2-cycle above",
+                   "scenes/validation/period-doubling.yaml", period_doubling});
     all.push_back({"spring-mass",
                    "Body on a 3-D spring(-damper): position vs the closed form, second order in h",
                    "scenes/validation/spring-mass.yaml", spring_mass});

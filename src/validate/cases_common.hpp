@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <numbers>
 #include <stdexcept>
 #include <string>
@@ -16,6 +17,23 @@
 namespace coulomb::validate {
 
 inline constexpr double kPi = std::numbers::pi;
+
+// Observed order of convergence from three results at h, h/2, h/4 (no reference value):
+// log2(|x(h) − x(h/2)| / |x(h/2) − x(h/4)|).
+inline double observed_order(double x_h, double x_h2, double x_h4) {
+  return std::log2(std::abs(x_h - x_h2) / std::abs(x_h2 - x_h4));
+}
+
+// Azimuth of a unit vector's horizontal projection, accumulated continuously over the run.
+struct Azimuth {
+  double total = 0.0;
+  double last = std::nan("");
+  void add(const Vec3& d) {
+    const double a = std::atan2(d.y(), d.x());
+    if (!std::isnan(last)) total += std::remainder(a - last, 2.0 * kPi);
+    last = a;
+  }
+};
 
 // A scene being stepped: the one driver of the step loop.
 using Sim = Simulation;
@@ -104,7 +122,9 @@ Sim load_edited(const std::string& file, Edit&& edit) {
 // cases_driven.cpp: driven bodies, springs and dampers (issue 11).
 [[nodiscard]] std::vector<Check> conveyor_belt(const CaseContext& ctx);
 [[nodiscard]] std::vector<Check> belt_sinusoid(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> cone_turntable(const CaseContext& ctx);
 [[nodiscard]] std::vector<Check> vibrating_platform(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> period_doubling(const CaseContext& ctx);
 [[nodiscard]] std::vector<Check> spring_mass(const CaseContext& ctx);
 [[nodiscard]] std::vector<Check> wear_power_check(const CaseContext& ctx);
 

@@ -17,23 +17,6 @@ namespace {
 // Rotation angle about y of a body turned only about y (planar rocking): 2 atan2(q_y, q_w).
 double angle_about_y(const Quat& q) { return 2.0 * std::atan2(q.y(), q.w()); }
 
-// Observed order of convergence from three results at h, h/2, h/4 (no reference value):
-// log2(|x(h) − x(h/2)| / |x(h/2) − x(h/4)|).
-double observed_order(double x_h, double x_h2, double x_h4) {
-  return std::log2(std::abs(x_h - x_h2) / std::abs(x_h2 - x_h4));
-}
-
-// Azimuth of a unit vector's horizontal projection, accumulated continuously over the run.
-struct Azimuth {
-  double total = 0.0;
-  double last = std::nan("");
-  void add(const Vec3& d) {
-    const double a = std::atan2(d.y(), d.x());
-    if (!std::isnan(last)) total += std::remainder(a - last, 2.0 * kPi);
-    last = a;
-  }
-};
-
 // ---------------------------------------------------------------------------------------------
 // A ball sliding with spin about the vertical only: the friction impulses lie in the xz plane
 // and their moment r × P has no vertical part; a sphere has no gyroscopic term. So the ball stays
