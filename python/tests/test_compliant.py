@@ -99,3 +99,22 @@ def test_compliant_scene_errors_name_the_key():
     bad["solver"]["theta"] = 0.5
     with pytest.raises(coulomb.SceneError, match="solver.theta applies to formulation: nonsmooth"):
         coulomb.load(bad)
+
+
+def test_shock_statistics_of_a_dis_choc_contact():
+    # The drop on DIS_CHOC's linear spring K_n (no damping): the ball meets the plane once a
+    # bounce, each contact half a period pi sqrt(m/K_n) = 9.9 ms of the oscillator.
+    scene = {**DROP, "time": {"end": 0.05, "step": 1.0e-4},
+             "contacts": [{"between": ["steel", "steel"],
+                           "normal": {"law": "dis_choc", "stiffness": 1.0e5},
+                           "friction": {"law": "regularized", "mu": 0.3,
+                                        "regularization": 1e-3}}]}
+    sim = coulomb.load(scene)
+    sim.run()
+    stats = sim.shock_statistics()
+    assert len(stats) == 1
+    p = stats[0]
+    assert {p["body1"], p["body2"]} == {"ground", "ball"}
+    assert p["shocks"] >= 1 and p["rebounds"] == p["shocks"]
+    assert p["shock_duration_max"] == pytest.approx(math.pi * math.sqrt(1.0 / 1.0e5), abs=1.01e-4)
+    assert coulomb.load(DROP).shock_statistics() is None

@@ -56,7 +56,13 @@ struct WearSample {
   bool slipping = false;      ///< the contact slips at sample i
 };
 
-/// Archard wear power P_w [W] of the samples (time increasing); 0 for fewer than two samples.
+/// The wear integral's term of the interval from sample a to the next sample b [J]:
+/// ½ (|F_n,b| ‖v_t,b‖ + |F_n,a| ‖v_t,a‖)(t_b − t_a) when a slips, else 0. The one definition that
+/// wear_power() and the run's shock statistics (coulomb/compliant/shock_statistics.hpp) sum.
+[[nodiscard]] double wear_increment(const WearSample& a, const WearSample& b);
+
+/// Archard wear power P_w [W] of the samples (time increasing): Σ wear_increment / (t_N − t_1);
+/// 0 for fewer than two samples.
 [[nodiscard]] double wear_power(std::span<const WearSample> samples);
 
 }  // namespace coulomb
