@@ -119,7 +119,7 @@ const std::vector<Case>& validation_cases() {
                    "scenes/validation/dis-choc-periodic.yaml", dis_choc_periodic});
     all.push_back({"tube-support",
                    "code_aster's tube-support case: tube on springs from a driven base hits a "
-                   "support (DIS_CHOC, elastic stick); statistics reported, energy audit closes",
+                   "support bar (DIS_CHOC, friction); statistics reported, energy audit closes",
                    "scenes/validation/tube-support.yaml", tube_support});
     return all;
   }();

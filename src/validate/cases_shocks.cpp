@@ -53,7 +53,7 @@ std::vector<Check> dis_choc_impact(const CaseContext&) {
   const Vec3 v0 = s.state().v_WC[ball];
   const double v = -v0.dot(n);
   const double slip = (v0 + v * n).norm();
-  run_to(s, m.end_time);
+  run_to(s, m.end_time, [](const StepReport&) {});
   const ShockPointStatistics p = only_shock_point(s);
   const double h = m.time_step;
   const double duration = kPi * std::sqrt(mass / k);
@@ -78,7 +78,7 @@ std::vector<Check> dis_choc_impact(const CaseContext&) {
   };
 }
 
-// A support driven along its normal as A sin ωt against a (1e8 kg) ball at the gap g0: the spring
+// A support driven along its normal as A sin ωt against a (1e10 kg) ball at the gap g0: the spring
 // is compressed by A sin ωt − g0 while that is positive, from θ0 = asin(g0/A) to π − θ0 of each
 // period. Shocks: one a period; each lasting T (π − 2θ0)/(2π); the largest force K_n (A − g0);
 // the mean force over whole periods K_n [2 A cos θ0 − g0 (π − 2θ0)]/(2π); the time in contact
@@ -93,7 +93,7 @@ std::vector<Check> dis_choc_periodic(const CaseContext&) {
   const double k = law_parameter(m, "stiffness");
   // The gap at rest: the initial state's contact point (within the contact margin).
   const double g0 = s.workspace().contact_points.points.at(0).gap;
-  run_to(s, m.end_time);
+  run_to(s, m.end_time, [](const StepReport&) {});
   const ShockPointStatistics p = only_shock_point(s);
   const double h = m.time_step;
   const double period = 1.0 / f;
@@ -116,21 +116,22 @@ std::vector<Check> dis_choc_periodic(const CaseContext&) {
                  "the largest sample: within (omega h)^2/8 = 5e-6 of the peak"),
       make_check("mean normal force over the run [N]",
                  "K_n [2 A cos th0 - g0 (pi - 2 th0)] / (2 pi)", p.fn_mean,
-                 k * (2.0 * a * std::cos(th0) - g0 * (kPi - 2.0 * th0)) / (2.0 * kPi), true, 3e-4,
+                 k * (2.0 * a * std::cos(th0) - g0 * (kPi - 2.0 * th0)) / (2.0 * kPi), true, 2e-4,
                  "code_aster's mean is over the N + 1 samples of whole periods: N/(N + 1) of the "
-                 "time mean (1e-4), and the kinks at onset and release between samples"),
+                 "time mean (1e-4); the kinks at onset and release between samples (1.3e-5); "
+                 "the ball's drift (5e-10 m: 2e-6)"),
   };
 }
 
-// code_aster's tube–support case: a tube on springs from a driven base hits a support with
-// DIS_CHOC and friction. No closed form: the statistics are reported, the audit must close and
-// the tube must hit the support in every period.
+// code_aster's tube–support case: a tube on springs from a driven base hits a support bar with
+// DIS_CHOC and friction, in 3-D. No closed form: the statistics are reported, the audit must close
+// and the tube must hit the support in every period.
 std::vector<Check> tube_support(const CaseContext& ctx) {
   Sim s = load("tube-support.yaml");
   const Model& m = s.model();
   const double end = ctx.quick ? 0.25 : m.end_time;
   const double total0 = audited(s);
-  run_to(s, end);
+  run_to(s, end, [](const StepReport&) {});
   const ShockPointStatistics p = only_shock_point(s);
   const State& st = s.state();
   const double flow = st.dissipated + std::abs(st.driven_work) + st.damping;
@@ -144,13 +145,14 @@ std::vector<Check> tube_support(const CaseContext& ctx) {
       1e3 * p.shock_duration_mean, p.contact_time_percent, p.impulse_mean, p.wear_power);
   return {
       make_check("shocks per period of the drive, at least one (min(shocks / periods, 1))",
-                 "1: the tube hits the support every period",
+                 "1: at least as many shocks as periods",
                  std::min(static_cast<double>(p.shocks) / periods, 1.0), 1.0, false, 0.0, figures),
       make_check("audited energy drift / (dissipated + |driven work| + damping)",
                  "0: kinetic + potential + elastic + dissipated + damping - driven work is "
                  "constant",
-                 (audited(s) - total0) / flow, 0.0, false, 1e-4,
-                 "the integrator's error control (rtol 1e-8) over the run's impacts"),
+                 (audited(s) - total0) / flow, 0.0, false, 1e-6,
+                 "the integrator's error control (rtol 1e-8, atol 1e-11) over 50 onsets and "
+                 "releases located by root finding; measured 6e-8"),
   };
 }
 
