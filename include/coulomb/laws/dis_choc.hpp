@@ -22,6 +22,9 @@
 /// power is |F_n| × slip speed, without μ: for a sinusoidal slip of amplitude V0 it tends to
 /// F_n (2/π) V0 (the project's DIS_CHOC notes print μ_d F_n (2/π) V0 for that check, which
 /// contradicts their own formula; see docs/laws.md).
+/// The run's per-shock-point statistics (code_aster's POST_DYNA_MODAL_T: means, RMS, shocks,
+/// rebounds, time in contact) and this wear power are accumulated by ShockStatistics
+/// (coulomb/compliant/shock_statistics.hpp) and written to wear.csv.
 /// Scene keys: `normal: {law: dis_choc, stiffness: K_n, damping: C_n}`.
 /// References: code_aster documentation R5.06.02 / U4.53.21 (DYNA_VIBRA, RELATION='DIS_CHOC'),
 /// as summarised in the project's reference notes on DIS_CHOC; Archard, J. Appl. Phys. 24 (1953)
