@@ -7,8 +7,9 @@ namespace coulomb {
 
 bool has_shock_points(const Model& model) {
   if (model.solver.formulation != Formulation::compliant) return false;
-  return std::any_of(model.contacts.begin(), model.contacts.end(),
-                     [](const ContactSpec& c) { return c.normal.law == "dis_choc"; });
+  auto dis_choc = [](const ContactSpec& c) { return c.normal.law == "dis_choc"; };
+  return dis_choc(model.default_contact) ||
+         std::any_of(model.contacts.begin(), model.contacts.end(), dis_choc);
 }
 
 ShockStatistics::ShockStatistics(double time_step, ShockSettings settings)

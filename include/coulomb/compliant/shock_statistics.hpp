@@ -53,8 +53,9 @@
 
 namespace coulomb {
 
-/// True when the model runs in the compliant formulation and one of its contacts has the normal
-/// law `dis_choc`: its runs accumulate shock statistics and write wear.csv.
+/// True when the model runs in the compliant formulation and one of its contacts (or its default
+/// contact) has the normal law `dis_choc`: its runs accumulate shock statistics and write wear.csv
+/// (with a row for each shock point met; none when no such pair ever came within the margin).
 [[nodiscard]] bool has_shock_points(const Model& model);
 
 /// code_aster's POST_DYNA_MODAL_T settings of the statistics.
