@@ -218,5 +218,23 @@ bodies:
   EXPECT_FALSE(nlohmann::json::parse(read(dir / "summary.json")).contains("shock_points"));
 }
 
+// A rerun replaces a folder holding wear.csv (and joints.csv, which a scene with joints writes):
+// both are files coulomb writes (output_file_names), not a stranger's.
+TEST(Wear, RerunReplacesAFolderHoldingWearAndJointsCsv) {
+  const fs::path dir = fs::path(COULOMB_BINARY_DIR) / "test-output" / "wear-rerun";
+  fs::remove_all(dir);
+  for (const char* file :
+       {"scenes/validation/dis-choc-impact.yaml", "scenes/validation/hinge-friction.yaml"}) {
+    for (int run = 0; run < 2; ++run) {
+      Scene scene = load_scene_file((fs::path(COULOMB_SOURCE_DIR) / file).string());
+      scene.model.end_time = std::min(scene.model.end_time, 0.005);
+      RunOptions options;
+      options.output_directory = dir.string();
+      EXPECT_NO_THROW(coulomb::run(scene.model, scene.state, options)) << file << " run " << run;
+    }
+  }
+  EXPECT_TRUE(fs::exists(dir / "joints.csv"));
+}
+
 }  // namespace
 }  // namespace coulomb
