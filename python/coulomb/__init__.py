@@ -186,6 +186,13 @@ class Simulation:
         slip); None in the nonsmooth formulation."""
         return self._core.integrator_statistics()
 
+    def shock_statistics(self) -> Optional[list]:
+        """code_aster's shock statistics and Archard wear power of every shock point (a shape
+        pair in contact through a dis_choc law) since the start: one dict per row of wear.csv
+        (body1, shape1, body2, shape2 and its columns, docs/outputs.md); None when the scene has
+        no dis_choc contact."""
+        return self._core.shock_statistics()
+
     def solver_statistics(self) -> dict:
         """The "solver" statistics of summary.json over the steps taken: steps, solves,
         not_converged (and first_not_converged_time), worst_error (and worst_error_time),

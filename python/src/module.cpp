@@ -310,6 +310,29 @@ class PySimulation {
     return d;
   }
 
+  // code_aster's shock statistics per shock point (wear.csv's rows, summary.json's
+  // "shock_points"), or None when the scene has no dis_choc contact.
+  py::object shock_statistics() const {
+    const ShockStatistics* shocks = sim_.shock_statistics();
+    if (shocks == nullptr) return py::none();
+    const Model& m = sim_.model();
+    py::list out;
+    for (const ShockPointStatistics& p : shocks->results()) {
+      py::dict d;
+      d["body1"] = m.bodies[p.body1].name;
+      d["shape1"] = p.shape1 - m.bodies[p.body1].first_shape;
+      d["body2"] = m.bodies[p.body2].name;
+      d["shape2"] = p.shape2 - m.bodies[p.body2].first_shape;
+      for (const auto& [name, value] : wear_values(p)) d[py::str(std::string(name))] = value;
+      d["samples"] = p.samples;
+      d["contact_samples"] = p.contact_samples;
+      d["shocks"] = p.shocks;
+      d["rebounds"] = p.rebounds;
+      out.append(d);
+    }
+    return out;
+  }
+
   // A body's index by name (throws listing none: the name is the user's).
   int body_named(const std::string& name) const {
     const int b = sim_.model().body_index(name);
@@ -489,6 +512,7 @@ PYBIND11_MODULE(_coulomb, m) {
       .def("energy", &PySimulation::energy)
       .def("solver_statistics", &PySimulation::solver_statistics)
       .def("integrator_statistics", &PySimulation::integrator_statistics)
+      .def("shock_statistics", &PySimulation::shock_statistics)
       .def("set_load", &PySimulation::set_load, py::arg("body"), py::arg("force") = py::none(),
            py::arg("torque") = py::none(), py::arg("frame") = py::none(),
            py::arg("point") = py::none(), py::arg("linear_damping") = py::none(),

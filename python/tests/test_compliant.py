@@ -99,3 +99,28 @@ def test_compliant_scene_errors_name_the_key():
     bad["solver"]["theta"] = 0.5
     with pytest.raises(coulomb.SceneError, match="solver.theta applies to formulation: nonsmooth"):
         coulomb.load(bad)
+
+
+def test_shock_statistics_of_a_dis_choc_contact():
+    # The drop on DIS_CHOC's linear spring K_n (no damping): the ball (m = 1 kg) lands at
+    # v = sqrt(2 g h), h = 2 mm, and leaves after (pi + 2 atan(g / (v w))) / w, w = sqrt(K_n/m)
+    # (half a period of the oscillator about the sagged equilibrium m g / K_n, plus the time spent
+    # below it), 10.9 ms; one rebound, then the ball flies for 40 ms.
+    scene = {**DROP, "time": {"end": 0.05, "step": 1.0e-4},
+             "contacts": [{"between": ["steel", "steel"],
+                           "normal": {"law": "dis_choc", "stiffness": 1.0e5},
+                           "friction": {"law": "regularized", "mu": 0.3,
+                                        "regularization": 1e-3}}]}
+    sim = coulomb.load(scene)
+    sim.run()
+    stats = sim.shock_statistics()
+    assert len(stats) == 1
+    p = stats[0]
+    assert {p["body1"], p["body2"]} == {"ground", "ball"}
+    assert p["shocks"] == 1 and p["rebounds"] == 1
+    g, w = 9.81, math.sqrt(1.0e5)
+    v = math.sqrt(2 * g * 0.002)
+    duration = (math.pi + 2 * math.atan(g / (v * w))) / w
+    # Durations are measured between samples (code_aster's definition): within one step.
+    assert p["shock_duration_mean"] == pytest.approx(duration, abs=1.01e-4)
+    assert coulomb.load(DROP).shock_statistics() is None

@@ -225,10 +225,19 @@ int run_command(const RunArgs& args) {
           "  {}: position ({:.6g}, {:.6g}, {:.6g}) m, velocity ({:.6g}, {:.6g}, {:.6g}) m/s\n",
           model.bodies[b].name, x.x(), x.y(), x.z(), v.x(), v.y(), v.z());
     }
+    // code_aster's shock statistics, one line per shock point (wear.csv has them all).
+    if (const coulomb::ShockStatistics* shocks = sim.shock_statistics())
+      for (const coulomb::ShockPointStatistics& p : shocks->results())
+        fmt::print(
+            "  shocks {}-{}: {} ({} rebounds), {:.4g} % of the time in contact, largest F_n "
+            "{:.4g} N, wear power {:.4g} W\n",
+            model.bodies[p.body1].name, model.bodies[p.body2].name, p.shocks, p.rebounds,
+            p.contact_time_percent, p.fn_max, p.wear_power);
     fmt::print(
-        "results: {}/ (trajectory.csv, contacts.csv, energy.csv, solver.csv, summary.json, "
+        "results: {}/ (trajectory.csv, contacts.csv, energy.csv, solver.csv, {}{}summary.json, "
         "replay.html)\n",
-        result.output_directory);
+        result.output_directory, model.joints.empty() ? "" : "joints.csv, ",
+        sim.shock_statistics() != nullptr ? "wear.csv, " : "");
   }
   if (!result.finite) {
     fmt::print(stderr, "error: {}; outputs hold the run up to there\n", result.non_finite);

@@ -206,6 +206,50 @@ void RowFile::close() {
     throw std::runtime_error(fmt::format("{}: cannot write: {}", label_, std::strerror(errno)));
 }
 
+std::vector<std::pair<std::string_view, double>> wear_values(const ShockPointStatistics& p) {
+  auto d = [](std::int64_t n) { return static_cast<double>(n); };
+  return {{"samples", d(p.samples)},
+          {"contact_samples", d(p.contact_samples)},
+          {"fn_mean", p.fn_mean},
+          {"fn_mean_contact", p.fn_mean_contact},
+          {"fn_rms", p.fn_rms},
+          {"fn_rms_contact", p.fn_rms_contact},
+          {"fn_max", p.fn_max},
+          {"ft_mean", p.ft_mean},
+          {"ft_mean_contact", p.ft_mean_contact},
+          {"ft_rms", p.ft_rms},
+          {"ft_rms_contact", p.ft_rms_contact},
+          {"ft_max", p.ft_max},
+          {"shocks", d(p.shocks)},
+          {"rebounds", d(p.rebounds)},
+          {"shocks_per_second", p.shocks_per_second},
+          {"rebounds_per_shock", p.rebounds_per_shock},
+          {"shock_duration_mean", p.shock_duration_mean},
+          {"shock_duration_max", p.shock_duration_max},
+          {"shock_duration_min", p.shock_duration_min},
+          {"rebound_duration_mean", p.rebound_duration_mean},
+          {"contact_time_percent", p.contact_time_percent},
+          {"impulse_mean", p.impulse_mean},
+          {"wear_power", p.wear_power}};
+}
+
+std::string wear_csv(const Model& model, const std::vector<ShockPointStatistics>& points) {
+  std::string out = kWearHeader;
+  out.push_back('\n');
+  for (const ShockPointStatistics& p : points) {
+    append_field(out, model.bodies[p.body1].name);
+    fmt::format_to(std::back_inserter(out), ",{},", p.shape1 - model.bodies[p.body1].first_shape);
+    append_field(out, model.bodies[p.body2].name);
+    fmt::format_to(std::back_inserter(out), ",{}", p.shape2 - model.bodies[p.body2].first_shape);
+    for (const auto& [name, value] : wear_values(p)) {
+      out.push_back(',');
+      append(out, value);
+    }
+    out.push_back('\n');
+  }
+  return out;
+}
+
 const std::vector<std::string>& OutputWriter::output_names() {
   static const std::vector<std::string> names = {"trajectory.csv", "contacts.csv", "energy.csv",
                                                  "solver.csv"};

@@ -25,9 +25,9 @@ namespace coulomb {
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& output_file_names() {
-  static const std::vector<std::string> names = {"trajectory.csv",   "contacts.csv", "energy.csv",
-                                                 "solver.csv",       "summary.json", "replay.html",
-                                                 kCheckpointFileName};
+  static const std::vector<std::string> names = {
+      "trajectory.csv", "contacts.csv", "energy.csv", "solver.csv",       "summary.json",
+      "replay.html",    "joints.csv",   "wear.csv",   kCheckpointFileName};
   return names;
 }
 

@@ -144,7 +144,8 @@ using StageSeconds = std::array<double, kStageCount>;
 std::string summary(const Model& model, const State& state, const StageSeconds& stage_seconds,
                     std::int64_t checkpoint_every, const Checkpoint* restart,
                     const RunOptions& options, const RunResult& result, double initial_total,
-                    const Workspace& ws, const CompliantEngine* compliant) {
+                    const Workspace& ws, const CompliantEngine* compliant,
+                    const ShockStatistics* shocks) {
   using nlohmann::json;
   json j;
   j["generator"] = "coulomb";  // marks a folder coulomb wrote (io/output_folder.hpp)
@@ -224,6 +225,26 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
     j["energy"]["driven_work"] = state.driven_work;
     j["energy"]["force_work"] = state.force_work;
     j["energy"]["damping"] = state.damping;
+  }
+  // code_aster's statistics per shock point, as in wear.csv (scenes with dis_choc contacts).
+  if (shocks != nullptr) {
+    json points = json::array();
+    for (const ShockPointStatistics& p : shocks->results()) {
+      json row = {{"body1", model.bodies[p.body1].name},
+                  {"shape1", p.shape1 - model.bodies[p.body1].first_shape},
+                  {"body2", model.bodies[p.body2].name},
+                  {"shape2", p.shape2 - model.bodies[p.body2].first_shape}};
+      for (const auto& [name, value] : wear_values(p)) {
+        const bool count = name == "samples" || name == "contact_samples" || name == "shocks" ||
+                           name == "rebounds";
+        if (count)
+          row[std::string(name)] = static_cast<std::int64_t>(value);
+        else
+          row[std::string(name)] = value;
+      }
+      points.push_back(row);
+    }
+    j["shock_points"] = points;
   }
   json bodies = json::array();
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
@@ -568,9 +589,16 @@ RunResult run(Simulation& sim, const RunOptions& options) {
     result.wall_time_s = wall_before + since(start);
     result.summary_json =
         summary(model, state, stage_seconds(), checkpoint_every, restart ? &*restart : nullptr,
-                options, result, initial_total, ws, sim.compliant());
+                options, result, initial_total, ws, sim.compliant(), sim.shock_statistics());
     if (writer) {
       writer->finish(result.summary_json);
+      // wear.csv: the shock statistics of the run (scenes with dis_choc contacts only).
+      if (const ShockStatistics* shocks = sim.shock_statistics()) {
+        RowFile wear((std::filesystem::path(folder->working()) / "wear.csv").string(),
+                     (std::filesystem::path(folder->target()) / "wear.csv").string());
+        wear.rows() = wear_csv(model, shocks->results());
+        wear.close();
+      }
       if (replay)
         replay->write((std::filesystem::path(folder->working()) / "replay.html").string(),
                       (std::filesystem::path(folder->target()) / "replay.html").string());

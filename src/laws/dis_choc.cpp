@@ -39,18 +39,18 @@ double DisChocNormalLaw::potential(double delta, const NormalGeometry& /*geometr
   return delta > 0.0 ? 0.5 * stiffness_ * delta * delta : 0.0;
 }
 
+double wear_increment(const WearSample& a, const WearSample& b) {
+  if (!a.slipping) return 0.0;
+  return 0.5 * (std::abs(b.normal_force) * b.slip_speed + std::abs(a.normal_force) * a.slip_speed) *
+         (b.time - a.time);
+}
+
 double wear_power(std::span<const WearSample> samples) {
   if (samples.size() < 2) return 0.0;
   // Trapezoid of |F_n| ‖v_t‖ over the intervals that start at a slipping sample.
   double sum = 0.0;
-  for (std::size_t i = 0; i + 1 < samples.size(); ++i) {
-    if (!samples[i].slipping) continue;
-    const WearSample& a = samples[i];
-    const WearSample& b = samples[i + 1];
-    sum += 0.5 *
-           (std::abs(b.normal_force) * b.slip_speed + std::abs(a.normal_force) * a.slip_speed) *
-           (b.time - a.time);
-  }
+  for (std::size_t i = 0; i + 1 < samples.size(); ++i)
+    sum += wear_increment(samples[i], samples[i + 1]);
   const double span = samples.back().time - samples.front().time;
   return span > 0.0 ? sum / span : 0.0;
 }

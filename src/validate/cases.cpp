@@ -117,6 +117,18 @@ const std::vector<Case>& validation_cases() {
                    "code_aster DIS_CHOC wear check: constant F_n, slip V0 sin 2 pi f t on a driven "
                    "support, wear power F_n (2/pi) V0 within 0.5 %",
                    "scenes/validation/wear-power.yaml", wear_power_check});
+    all.push_back({"dis-choc-impact",
+                   "One impact on DIS_CHOC's spring: code_aster's statistics (one shock, duration "
+                   "pi sqrt(m/K_n), peak v sqrt(K_n m), impulse 2 m v) from wear.csv's accumulator",
+                   "scenes/validation/dis-choc-impact.yaml", dis_choc_impact});
+    all.push_back({"dis-choc-periodic",
+                   "Support driven against a ball through DIS_CHOC: one shock a period, shock "
+                   "duration, % time in contact, largest and mean force against closed forms",
+                   "scenes/validation/dis-choc-periodic.yaml", dis_choc_periodic});
+    all.push_back({"tube-support",
+                   "code_aster's tube-support case: tube on springs from a driven base hits a "
+                   "support bar (DIS_CHOC, friction); statistics reported, energy audit closes",
+                   "scenes/validation/tube-support.yaml", tube_support});
     return all;
   }();
   return cases;

@@ -128,4 +128,9 @@ Sim load_edited(const std::string& file, Edit&& edit) {
 [[nodiscard]] std::vector<Check> spring_mass(const CaseContext& ctx);
 [[nodiscard]] std::vector<Check> wear_power_check(const CaseContext& ctx);
 
+// cases_shocks.cpp: code_aster's shock statistics of DIS_CHOC contacts (issue 11).
+[[nodiscard]] std::vector<Check> dis_choc_impact(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> dis_choc_periodic(const CaseContext& ctx);
+[[nodiscard]] std::vector<Check> tube_support(const CaseContext& ctx);
+
 }  // namespace coulomb::validate

@@ -71,6 +71,10 @@ Simulation::Simulation(Model model, State state)
     compliant_ = std::make_unique<CompliantEngine>(model_);
     compliant_->sample(state_);
     compliant_results();
+    if (has_shock_points(model_)) {
+      shocks_ = std::make_unique<ShockStatistics>(model_.time_step);
+      shocks_->add(state_.time, compliant_->contacts());
+    }
   }
 }
 
@@ -86,7 +90,8 @@ Simulation::Simulation(Simulation&& o) noexcept
       solver_(std::move(o.solver_)),
       stages_(o.stages_),
       finite_(o.finite_),
-      non_finite_(std::move(o.non_finite_)) {
+      non_finite_(std::move(o.non_finite_)),
+      shocks_(std::move(o.shocks_)) {
   if (o.compliant_) compliant_ = std::make_unique<CompliantEngine>(model_);
   o.compliant_.reset();
 }
@@ -101,6 +106,7 @@ Simulation& Simulation::operator=(Simulation&& o) noexcept {
   stages_ = o.stages_;
   finite_ = o.finite_;
   non_finite_ = std::move(o.non_finite_);
+  shocks_ = std::move(o.shocks_);
   compliant_.reset();
   if (o.compliant_) compliant_ = std::make_unique<CompliantEngine>(model_);
   o.compliant_.reset();
@@ -148,6 +154,7 @@ const StepReport& Simulation::step_compliant() {
   ++state_.step;
   ++ws_.profile.steps;
   compliant_results();
+  if (shocks_ && ok) shocks_->add(state_.time, compliant_->contacts());
   StepReport& r = ws_.report;
   r.solver = SolverResult{};
   r.activated = 0;  // the stage activate is the nonsmooth step's
@@ -263,6 +270,11 @@ void Simulation::reset_statistics() {
   steps_ = 0;
   solver_ = SolverStatistics{};
   stages_ = StepStatistics{};
+  // The shock statistics start again from the contacts of the present state.
+  if (shocks_) {
+    shocks_->clear();
+    shocks_->add(state_.time, compliant_->contacts());
+  }
 }
 
 void Simulation::restore_statistics(std::int64_t steps, const SolverStatistics& solver,

@@ -4,6 +4,7 @@
 /// summary.json. They are written in whole rows into the run's working folder, which replaces the
 /// output folder when the run ends (coulomb/io/output_folder.hpp).
 
+#include <coulomb/compliant/shock_statistics.hpp>
 #include <coulomb/model/model.hpp>
 #include <coulomb/model/state.hpp>
 #include <coulomb/world/workspace.hpp>
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -40,6 +42,21 @@ inline constexpr const char* kSolverStepHeader =
 inline constexpr const char* kIntegratorHeader =
     "time,steps,rejected_steps,rhs_evaluations,jacobian_evaluations,newton_iterations,"
     "newton_failures,root_stops,restarts,step_size,max_points,max_active";
+
+/// Columns of wear.csv: one row per shock point (compliant/shock_statistics.hpp, docs/outputs.md).
+inline constexpr const char* kWearHeader =
+    "body1,shape1,body2,shape2,samples,contact_samples,fn_mean,fn_mean_contact,fn_rms,"
+    "fn_rms_contact,fn_max,ft_mean,ft_mean_contact,ft_rms,ft_rms_contact,ft_max,shocks,rebounds,"
+    "shocks_per_second,rebounds_per_shock,shock_duration_mean,shock_duration_max,"
+    "shock_duration_min,rebound_duration_mean,contact_time_percent,impulse_mean,wear_power";
+/// The file wear.csv of these statistics: the header, then one row per shock point (bodies by
+/// name, shapes by their index in the body's `shapes`).
+[[nodiscard]] std::string wear_csv(const Model& model,
+                                   const std::vector<ShockPointStatistics>& points);
+/// The values of a wear.csv row after its four naming columns, in kWearHeader's order (also
+/// summary.json's "shock_points" and the Python module's dictionaries).
+[[nodiscard]] std::vector<std::pair<std::string_view, double>> wear_values(
+    const ShockPointStatistics& p);
 
 /// Name of a contact status in contacts.csv.
 [[nodiscard]] const char* status_name(ContactStatus s);

@@ -16,7 +16,7 @@
 namespace coulomb {
 
 /// The names a run writes into its output folder (and `plots/`, written by `coulomb plot`): the
-/// CSV files, summary.json, replay.html, and the checkpoint (coulomb/io/checkpoint.hpp).
+/// CSV files (wear.csv included), summary.json, replay.html, and the checkpoint (coulomb/io/checkpoint.hpp).
 [[nodiscard]] const std::vector<std::string>& output_file_names();
 
 /// Empty when `folder` may be replaced by a run's outputs (absent, an empty folder, or one that

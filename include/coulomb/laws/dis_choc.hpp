@@ -22,6 +22,9 @@
 /// power is |F_n| × slip speed, without μ: for a sinusoidal slip of amplitude V0 it tends to
 /// F_n (2/π) V0 (the project's DIS_CHOC notes print μ_d F_n (2/π) V0 for that check, which
 /// contradicts their own formula; see docs/laws.md).
+/// The run's per-shock-point statistics (code_aster's POST_DYNA_MODAL_T: means, RMS, shocks,
+/// rebounds, time in contact) and this wear power are accumulated by ShockStatistics
+/// (coulomb/compliant/shock_statistics.hpp) and written to wear.csv.
 /// Scene keys: `normal: {law: dis_choc, stiffness: K_n, damping: C_n}`.
 /// References: code_aster documentation R5.06.02 / U4.53.21 (DYNA_VIBRA, RELATION='DIS_CHOC'),
 /// as summarised in the project's reference notes on DIS_CHOC; Archard, J. Appl. Phys. 24 (1953)
@@ -56,7 +59,13 @@ struct WearSample {
   bool slipping = false;      ///< the contact slips at sample i
 };
 
-/// Archard wear power P_w [W] of the samples (time increasing); 0 for fewer than two samples.
+/// The wear integral's term of the interval from sample a to the next sample b [J]:
+/// ½ (|F_n,b| ‖v_t,b‖ + |F_n,a| ‖v_t,a‖)(t_b − t_a) when a slips, else 0. The one definition that
+/// wear_power() and the run's shock statistics (coulomb/compliant/shock_statistics.hpp) sum.
+[[nodiscard]] double wear_increment(const WearSample& a, const WearSample& b);
+
+/// Archard wear power P_w [W] of the samples (time increasing): Σ wear_increment / (t_N − t_1);
+/// 0 for fewer than two samples.
 [[nodiscard]] double wear_power(std::span<const WearSample> samples);
 
 }  // namespace coulomb

@@ -6,6 +6,7 @@
 /// are the same everywhere.
 
 #include <coulomb/compliant/engine.hpp>
+#include <coulomb/compliant/shock_statistics.hpp>
 #include <coulomb/model/model.hpp>
 #include <coulomb/model/state.hpp>
 #include <coulomb/world/workspace.hpp>
@@ -137,6 +138,10 @@ class Simulation {
   /// The compliant formulation's engine (null in the nonsmooth formulation): its integrator
   /// statistics and times.
   [[nodiscard]] const CompliantEngine* compliant() const { return compliant_.get(); }
+  /// code_aster's shock statistics and wear power per shock point (shock_statistics.hpp), sampled
+  /// at the initial state (or the state at reset_statistics()) and at the end of every step;
+  /// null unless has_shock_points(model()).
+  [[nodiscard]] const ShockStatistics* shock_statistics() const { return shocks_.get(); }
   /// Sets the statistics to those of steps taken elsewhere: a run restarted from a checkpoint
   /// continues the counts of the run that wrote it.
   void restore_statistics(std::int64_t steps, const SolverStatistics& solver,
@@ -155,6 +160,7 @@ class Simulation {
   bool finite_ = true;
   std::string non_finite_;
   std::unique_ptr<CompliantEngine> compliant_;  ///< the compliant formulation's driver
+  std::unique_ptr<ShockStatistics> shocks_;     ///< dis_choc contacts' statistics, or null
 };
 
 }  // namespace coulomb
