@@ -224,6 +224,15 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
     j["energy"]["driven_work"] = state.driven_work;
     j["energy"]["force_work"] = state.force_work;
     j["energy"]["damping"] = state.damping;
+    // Each driven body's work on the others (driven.csv's last `work`; nonsmooth formulation).
+    if (compliant == nullptr) {
+      json by_body = json::object();
+      for (std::size_t b = 0; b < model.bodies.size(); ++b)
+        if (model.bodies[b].driven())
+          by_body[model.bodies[b].name] =
+              b < state.driven_work_by_body.size() ? state.driven_work_by_body[b] : 0.0;
+      if (!by_body.empty()) j["energy"]["driven_work_by_body"] = std::move(by_body);
+    }
   }
   json bodies = json::array();
   for (std::size_t b = 0; b < model.bodies.size(); ++b) {
