@@ -25,9 +25,10 @@ namespace coulomb {
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& output_file_names() {
-  static const std::vector<std::string> names = {"trajectory.csv",   "contacts.csv", "energy.csv",
-                                                 "solver.csv",       "summary.json", "replay.html",
-                                                 kCheckpointFileName};
+  // (joints.csv and driven.csv: scenes with joints, with driven bodies)
+  static const std::vector<std::string> names = {
+      "trajectory.csv", "contacts.csv", "energy.csv",  "solver.csv",       "joints.csv",
+      "driven.csv",     "summary.json", "replay.html", kCheckpointFileName};
   return names;
 }
 

@@ -199,6 +199,9 @@ void ReplayRecorder::fill(Kept& kept, const ReplayFrame& frame, std::size_t inde
   kept.kinetic = frame.kinetic;
   kept.potential = frame.potential;
   kept.dissipated = frame.dissipated;
+  kept.driven_work = frame.driven_work;
+  kept.force_work = frame.force_work;
+  kept.damping = frame.damping;
   // Moving bodies' poses only (assign reuses the buffers' capacity).
   kept.moving.resize(moving_.size() * kReplayPoseStride);
   for (std::size_t m = 0; m < moving_.size(); ++m) {
@@ -263,6 +266,9 @@ void ReplayRecorder::add_frame(const ReplayFrame& frame) {
   slot.kinetic = last_.kinetic;
   slot.potential = last_.potential;
   slot.dissipated = last_.dissipated;
+  slot.driven_work = last_.driven_work;
+  slot.force_work = last_.force_work;
+  slot.damping = last_.damping;
   slot.moving.assign(last_.moving.begin(), last_.moving.end());
   slot.contacts.assign(last_.contacts.begin(), last_.contacts.end());
   kept_bytes_ += slot.bytes();
@@ -271,8 +277,9 @@ void ReplayRecorder::add_frame(const ReplayFrame& frame) {
 
 ReplayRecording ReplayRecorder::recording() const {
   auto frame = [](const Kept& k) {
-    return ReplayRecording::Frame{k.index,   k.time,      k.moving,    k.contacts,
-                                  k.kinetic, k.potential, k.dissipated};
+    return ReplayRecording::Frame{k.index,      k.time,      k.moving,     k.contacts,
+                                  k.kinetic,    k.potential, k.dissipated, k.driven_work,
+                                  k.force_work, k.damping};
   };
   ReplayRecording out;
   out.base_poses = base_poses_;
@@ -321,6 +328,9 @@ void ReplayRecorder::restore(const ReplayRecording& rec) {
     k.kinetic = f.kinetic;
     k.potential = f.potential;
     k.dissipated = f.dissipated;
+    k.driven_work = f.driven_work;
+    k.force_work = f.force_work;
+    k.damping = f.damping;
     return k;
   };
   base_poses_ = rec.base_poses;

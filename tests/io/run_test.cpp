@@ -219,6 +219,12 @@ springs:
   const nlohmann::json summary = nlohmann::json::parse(read(dir / "summary.json"));
   for (const auto& [name, series] : by_body)
     EXPECT_EQ(summary["energy"]["driven_work_by_body"][name].get<double>(), series.back().second);
+  // A second run of the scene into the same folder replaces the first (joints.csv and driven.csv
+  // are files coulomb writes) and writes the same files.
+  const std::string first_driven = read(dir / "driven.csv");
+  Scene again = load_scene_text(kDriven, "two-driven.yaml");
+  coulomb::run(again.model, again.state, options);
+  EXPECT_EQ(read(dir / "driven.csv"), first_driven);
   // No driven body, no driven.csv.
   Scene plain = load_scene_text(kScene, "pile.yaml");
   RunOptions plain_options;
