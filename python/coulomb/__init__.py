@@ -176,7 +176,9 @@ class Simulation:
         """Kinetic, potential, elastic (stored in the compliant contacts and springs),
         dissipated and total energy [J], and the dissipated energy by kind like energy.csv:
         normal, friction, rolling, pivoting, correction (the position stage); driven_work,
-        force_work and damping (the actuation's works, in the total of an actuated scene)."""
+        force_work and damping (the actuation's works, in the total of an actuated scene);
+        driven_work_by_body: {driven body name: its work on the others [J]} (nonsmooth
+        formulation; its values sum to driven_work to round-off)."""
         return self._core.energy()
 
     def integrator_statistics(self) -> Optional[dict]:

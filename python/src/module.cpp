@@ -385,6 +385,14 @@ class PySimulation {
     d["driven_work"] = sim_.state().driven_work;
     d["force_work"] = sim_.state().force_work;
     d["damping"] = sim_.state().damping;
+    // Each driven body's share of driven_work (summary.json's driven_work_by_body; nonsmooth
+    // formulation: the compliant one leaves it zero).
+    py::dict by_body;
+    const auto& works = sim_.state().driven_work_by_body;
+    for (std::size_t b = 0; b < sim_.model().bodies.size(); ++b)
+      if (sim_.model().bodies[b].driven())
+        by_body[py::str(sim_.model().bodies[b].name)] = b < works.size() ? works[b] : 0.0;
+    d["driven_work_by_body"] = by_body;
     // The same split as energy.csv: dissipation by kind of law.
     for (std::size_t k = 0; k < kEnergyKindCount; ++k)
       d[kEnergyKindNames[k]] = sim_.state().dissipated_by_kind[k];

@@ -46,6 +46,8 @@ def test_set_motion_changes_the_belt_velocity_and_the_block_follows_at_mu_g():
     e = sim.energy()
     # The audit closes: kinetic + potential + dissipated - driven work is the initial total.
     assert e["driven_work"] > 0
+    # One driven body: its own running sum of the same step terms is the total.
+    assert e["driven_work_by_body"] == {"belt": e["driven_work"]}
     assert abs(e["total"] - 1.0 * 9.81 * 0.05) < 1e-12
 
 

@@ -2,7 +2,8 @@
 //
 // One function, `fields`, lists the payload field by field; the encoder and the decoder both run
 // it, so the order written is the order read by construction. To add a field: one line in
-// `fields` (at the end of its group), kCheckpointVersion + 1, a row in docs/reliability.md.
+// `fields` (at the end of its group, under `if (io.version >= N)` so that older files still
+// read), kCheckpointVersion + 1, a row in docs/reliability.md.
 #include <coulomb/io/checkpoint.hpp>
 
 #include <fmt/format.h>
@@ -58,6 +59,7 @@ class Encoder {
  public:
   explicit Encoder(std::string& out) : out_(out) {}
   static constexpr bool kDecoding = false;
+  std::uint32_t version = kCheckpointVersion;  ///< the format written
   void u8(const std::uint8_t& v) { out_.push_back(static_cast<char>(v)); }
   void u32(const std::uint32_t& v) { put_le(out_, v); }
   void i32(const std::int32_t& v) { put_le(out_, static_cast<std::uint32_t>(v)); }
@@ -94,9 +96,11 @@ class Encoder {
 // The decoder: reads each field from the payload, checking every read against its end.
 class Decoder {
  public:
-  Decoder(std::string_view bytes, std::size_t offset, const std::string& label)
-      : bytes_(bytes), pos_(offset), label_(label) {}
+  Decoder(std::string_view bytes, std::size_t offset, const std::string& label,
+          std::uint32_t format)
+      : version(format), bytes_(bytes), pos_(offset), label_(label) {}
   static constexpr bool kDecoding = true;
+  std::uint32_t version;  ///< the format read (kOldestCheckpointVersion to kCheckpointVersion)
   [[noreturn]] void fail(const std::string& what) const {
     throw std::invalid_argument(fmt::format("{}: corrupted: {} (at byte {})", label_, what, pos_));
   }
@@ -172,6 +176,11 @@ void frame_fields(Io& io, F& f) {
   io.f64(f.kinetic);
   io.f64(f.potential);
   io.f64(f.dissipated);
+  if (io.version >= 3) {
+    io.f64(f.driven_work);
+    io.f64(f.force_work);
+    io.f64(f.damping);
+  }
 }
 
 // The payload, field by field, in file order (docs/reliability.md has the same table). `C` is
@@ -204,6 +213,14 @@ void fields(Io& io, C& c) {
   io.f64(s.dissipated);
   for (auto& d : s.dissipated_by_kind) io.f64(d);
   io.boolean(s.prefer_newton);
+  // Format 3: the actuation's works (format 2 files come from scenes without actuation, which
+  // the runs that wrote them refused: zero is their value).
+  if (io.version >= 3) {
+    io.f64(s.driven_work);
+    io.f64(s.force_work);
+    io.f64(s.damping);
+    io.seq(s.driven_work_by_body, 8, [&](auto& w) { io.f64(w); });
+  }
 
   // The run as it started, and the driver's bookkeeping.
   io.f64(c.start_time);
@@ -300,8 +317,13 @@ void check_values(Decoder& d, const Checkpoint& c) {
   const std::size_t n = s.x_WC.size();
   if (s.q_WB.size() != n || s.v_WC.size() != n || s.w_W.size() != n)
     d.fail("the state's arrays differ in length");
+  if (!s.driven_work_by_body.empty() && s.driven_work_by_body.size() != n)
+    d.fail("the driven bodies' works do not match the state's bodies");
   bool finite = std::isfinite(s.time) && std::isfinite(s.time_carry) && std::isfinite(s.dissipated);
   for (const double d : s.dissipated_by_kind) finite = finite && std::isfinite(d);
+  for (const double x : {s.driven_work, s.force_work, s.damping})
+    finite = finite && std::isfinite(x);
+  for (const double x : s.driven_work_by_body) finite = finite && std::isfinite(x);
   for (std::size_t b = 0; b < n; ++b)
     finite = finite && s.x_WC[b].allFinite() && s.q_WB[b].coeffs().allFinite() &&
              s.v_WC[b].allFinite() && s.w_W[b].allFinite();
@@ -371,11 +393,11 @@ Checkpoint decode_checkpoint(std::string_view bytes, const std::string& label) {
     throw std::invalid_argument(fmt::format(
         "{}: truncated: {} bytes, fewer than a checkpoint's header holds", label, bytes.size()));
   const auto version = get_le<std::uint32_t>(bytes.data() + 16);
-  if (version != kCheckpointVersion)
+  if (version < kOldestCheckpointVersion || version > kCheckpointVersion)
     throw std::invalid_argument(fmt::format(
-        "{}: a checkpoint of format version {}; this coulomb reads version {} (restart it with "
-        "the coulomb that wrote it)",
-        label, version, kCheckpointVersion));
+        "{}: a checkpoint of format version {}; this coulomb reads versions {} to {} (restart it "
+        "with the coulomb that wrote it)",
+        label, version, kOldestCheckpointVersion, kCheckpointVersion));
   const auto payload = get_le<std::uint64_t>(bytes.data() + 24);
   const std::uint64_t framing = kHeaderBytes + kCrcBytes;
   if (payload > bytes.size() - framing)
@@ -397,7 +419,7 @@ Checkpoint decode_checkpoint(std::string_view bytes, const std::string& label) {
   // The payload.
   Checkpoint c;
   c.scene_hash = get_le<std::uint64_t>(bytes.data() + 32);
-  Decoder decoder(bytes.substr(0, body), kHeaderBytes, label);
+  Decoder decoder(bytes.substr(0, body), kHeaderBytes, label, version);
   fields(decoder, c);
   if (decoder.left() != 0)
     decoder.fail(fmt::format("{} bytes after the last field", decoder.left()));

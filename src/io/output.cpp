@@ -264,16 +264,27 @@ OutputWriter::OutputWriter(const Model& model, const std::string& directory,
       compliant_(model.solver.formulation == Formulation::compliant),
       actuated_(model.has_actuation()) {
   names_ = output_names();
-  // joints.csv (docs/outputs.md): the reactions of the joints, when the model has joints.
-  if (!model.joints.empty()) names_.emplace_back("joints.csv");
-  const std::vector<std::string>& names = names_;
   const std::string energy_header =
       std::string(kEnergyHeader) + (actuated_ ? kEnergyActuationColumns : "");
-  const char* headers[] = {kTrajectoryHeader, kContactsHeader, energy_header.c_str(),
-                           compliant_                               ? kIntegratorHeader
-                           : solver_rows_ == SolverRows::every_step ? kSolverStepHeader
-                                                                    : kSolverHeader,
-                           "time,joint,fx,fy,fz,mx,my,mz"};
+  std::vector<std::string> headers = {kTrajectoryHeader, kContactsHeader, energy_header,
+                                      compliant_                               ? kIntegratorHeader
+                                      : solver_rows_ == SolverRows::every_step ? kSolverStepHeader
+                                                                               : kSolverHeader};
+  // joints.csv (docs/outputs.md): the reactions of the joints, when the model has joints.
+  if (!model.joints.empty()) {
+    joints_file_ = static_cast<int>(names_.size());
+    names_.emplace_back("joints.csv");
+    headers.emplace_back("time,joint,fx,fy,fz,mx,my,mz");
+  }
+  // driven.csv (docs/outputs.md): each driven body's power and work, when the model has driven
+  // bodies (nonsmooth formulation: the compliant one does not count them body by body).
+  if (!compliant_ && std::any_of(model.bodies.begin(), model.bodies.end(),
+                                 [](const Body& b) { return b.driven(); })) {
+    driven_file_ = static_cast<int>(names_.size());
+    names_.emplace_back("driven.csv");
+    headers.emplace_back(kDrivenHeader);
+  }
+  const std::vector<std::string>& names = names_;
   // A restart names the same files as this writer, in any order.
   if (resume != nullptr) {
     std::vector<std::string> listed;
@@ -390,7 +401,7 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
     write_solver_interval(state);
     // joints.csv: the reaction on body 2 of each joint over the last step, world: force [N] and
     // moment about its anchor on body 2 [N m] (zero before the first step).
-    if (files_.size() > 4) {
+    if (joints_file_ >= 0) {
       scratch_.clear();
       const StepResults& res = ws.step_results;
       for (std::size_t j = 0; j < model.joints.size(); ++j) {
@@ -402,9 +413,10 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
         append_vec(scratch_, have ? res.joint_moment[j] : Vec3::Zero());
         scratch_.push_back('\n');
       }
-      files_[4]->rows() += scratch_;
+      files_[static_cast<std::size_t>(joints_file_)]->rows() += scratch_;
     }
   }
+  if (driven_file_ >= 0) write_driven(model, state, ws, with_contacts);
 
   // energy.csv
   const Energy e = energy(model, state);
@@ -427,6 +439,28 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
   }
   scratch_.push_back('\n');
   files_[2]->rows() += scratch_;
+}
+
+void OutputWriter::write_driven(const Model& model, const State& state, const Workspace& ws,
+                                bool after_step) {
+  // driven.csv: per driven body, the mean power it delivered to the others over the last step,
+  // P = ΔW / h with ΔW = −(P_d·v̄_d + ΔL_d·ω̄_d) the step's share of State::driven_work
+  // (stages/integrate.cpp), and its work since the start (zero power before the first step).
+  const StepResults& res = ws.step_results;
+  scratch_.clear();
+  for (std::size_t b = 0; b < model.bodies.size(); ++b) {
+    if (!model.bodies[b].driven()) continue;
+    const bool have = after_step && b < res.driven_work.size();
+    append(scratch_, state.time);
+    scratch_.push_back(',');
+    append_field(scratch_, model.bodies[b].name);
+    scratch_.push_back(',');
+    append(scratch_, have ? -res.driven_work[b] / model.time_step : 0.0);
+    scratch_.push_back(',');
+    append(scratch_, b < state.driven_work_by_body.size() ? state.driven_work_by_body[b] : 0.0);
+    scratch_.push_back('\n');
+  }
+  files_[static_cast<std::size_t>(driven_file_)]->rows() += scratch_;
 }
 
 void OutputWriter::write_integrator_row(const State& state, const IntegratorStatistics& now) {

@@ -25,9 +25,10 @@ namespace coulomb {
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& output_file_names() {
+  // (joints.csv, driven.csv, wear.csv: scenes with joints, with driven bodies, with dis_choc)
   static const std::vector<std::string> names = {
-      "trajectory.csv", "contacts.csv", "energy.csv", "solver.csv",       "summary.json",
-      "replay.html",    "joints.csv",   "wear.csv",   kCheckpointFileName};
+      "trajectory.csv", "contacts.csv", "energy.csv",   "solver.csv",  "joints.csv",
+      "driven.csv",     "wear.csv",     "summary.json", "replay.html", kCheckpointFileName};
   return names;
 }
 

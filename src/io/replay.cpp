@@ -101,6 +101,49 @@ nlohmann::json shape_json(const Shape& shape, int body) {
   return j;
 }
 
+// A point given on a body (`body` >= 0: from its centre of mass, body axes, as the joints keep
+// their anchors) in the body FRAME's coordinates, which the page's poses carry; the world's
+// points (body -1) stay as they are.
+Vec3 body_frame_point(const Model& model, int body, const Vec3& r_from_com) {
+  return body < 0 ? r_from_com
+                  : Vec3(model.bodies[static_cast<std::size_t>(body)].com_B + r_from_com);
+}
+
+// The joints as the page draws them: each side's anchor and axis in its body's frame (the world's
+// for body −1), so that the page carries them with the bodies' poses frame by frame.
+nlohmann::json joints_json(const Model& model) {
+  auto out = nlohmann::json::array();
+  for (const Joint& j : model.joints) {
+    nlohmann::json e;
+    e["name"] = j.name;
+    e["type"] = to_string(j.type);
+    e["body1"] = j.body1;
+    e["body2"] = j.body2;
+    e["anchor1"] = vec_json(body_frame_point(model, j.body1, j.r1_B));
+    e["anchor2"] = vec_json(body_frame_point(model, j.body2, j.r2_B));
+    e["axis1"] = vec_json(j.F1_B.col(0));
+    e["axis2"] = vec_json(j.F2_B.col(0));
+    if (j.type == JointType::distance) e["length"] = j.length;
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+// The springs: each end in its body's frame (Spring keeps them so), or the world's anchor.
+nlohmann::json springs_json(const Model& model) {
+  auto out = nlohmann::json::array();
+  for (const Spring& sp : model.springs) {
+    out.push_back({{"body1", sp.body},
+                   {"point1", vec_json(sp.point_B)},
+                   {"body2", sp.body2},
+                   {"point2", vec_json(sp.body2 < 0 ? sp.anchor_W : sp.point2_B)},
+                   {"stiffness", sp.stiffness},
+                   {"damping", sp.damping},
+                   {"rest_length", sp.rest_length}});
+  }
+  return out;
+}
+
 // JSON text safe inside a <script> element: '<' only occurs inside JSON strings, where \u003c is
 // the same character, so no "</script>" or "<!--" can end or alter the element.
 std::string script_safe(const std::string& json_text) {
@@ -199,6 +242,9 @@ void ReplayRecorder::fill(Kept& kept, const ReplayFrame& frame, std::size_t inde
   kept.kinetic = frame.kinetic;
   kept.potential = frame.potential;
   kept.dissipated = frame.dissipated;
+  kept.driven_work = frame.driven_work;
+  kept.force_work = frame.force_work;
+  kept.damping = frame.damping;
   // Moving bodies' poses only (assign reuses the buffers' capacity).
   kept.moving.resize(moving_.size() * kReplayPoseStride);
   for (std::size_t m = 0; m < moving_.size(); ++m) {
@@ -263,6 +309,9 @@ void ReplayRecorder::add_frame(const ReplayFrame& frame) {
   slot.kinetic = last_.kinetic;
   slot.potential = last_.potential;
   slot.dissipated = last_.dissipated;
+  slot.driven_work = last_.driven_work;
+  slot.force_work = last_.force_work;
+  slot.damping = last_.damping;
   slot.moving.assign(last_.moving.begin(), last_.moving.end());
   slot.contacts.assign(last_.contacts.begin(), last_.contacts.end());
   kept_bytes_ += slot.bytes();
@@ -271,8 +320,9 @@ void ReplayRecorder::add_frame(const ReplayFrame& frame) {
 
 ReplayRecording ReplayRecorder::recording() const {
   auto frame = [](const Kept& k) {
-    return ReplayRecording::Frame{k.index,   k.time,      k.moving,    k.contacts,
-                                  k.kinetic, k.potential, k.dissipated};
+    return ReplayRecording::Frame{k.index,      k.time,      k.moving,     k.contacts,
+                                  k.kinetic,    k.potential, k.dissipated, k.driven_work,
+                                  k.force_work, k.damping};
   };
   ReplayRecording out;
   out.base_poses = base_poses_;
@@ -321,6 +371,9 @@ void ReplayRecorder::restore(const ReplayRecording& rec) {
     k.kinetic = f.kinetic;
     k.potential = f.potential;
     k.dissipated = f.dissipated;
+    k.driven_work = f.driven_work;
+    k.force_work = f.force_work;
+    k.damping = f.damping;
     return k;
   };
   base_poses_ = rec.base_poses;
@@ -352,7 +405,7 @@ std::string ReplayRecorder::html() const {
   // Metadata (JSON): model, shapes, per-frame scalars.
   nlohmann::json meta;
   meta["format"] = "coulomb-replay";
-  meta["version"] = 1;
+  meta["version"] = 2;
   meta["name"] = model_.name;
   meta["gravity"] = vec_json(model_.gravity);
   meta["time_step"] = model_.time_step;
@@ -360,12 +413,17 @@ std::string ReplayRecorder::html() const {
   meta["contact_stride"] = kReplayContactStride;
   auto names = nlohmann::json::array();
   auto fixed = nlohmann::json::array();
+  auto driven = nlohmann::json::array();
   for (const Body& body : model_.bodies) {
     names.push_back(body.name);
     fixed.push_back(body.fixed ? 1 : 0);
+    driven.push_back(body.driven() ? 1 : 0);
   }
   meta["body_names"] = std::move(names);
   meta["body_fixed"] = std::move(fixed);
+  meta["body_driven"] = std::move(driven);
+  meta["joints"] = joints_json(model_);
+  meta["springs"] = springs_json(model_);
   meta["moving"] = moving_;
   auto shapes = nlohmann::json::array();
   for (std::size_t s = 0; s < model_.shapes.size(); ++s) {
@@ -388,6 +446,20 @@ std::string ReplayRecorder::html() const {
   meta["kinetic"] = std::move(kinetic);
   meta["potential"] = std::move(potential);
   meta["dissipated"] = std::move(dissipated);
+  // The actuation's works, for models that have some (the page's work plot).
+  meta["actuated"] = model_.has_actuation();
+  if (model_.has_actuation()) {
+    auto driven_work = nlohmann::json::array(), force_work = nlohmann::json::array(),
+         damping = nlohmann::json::array();
+    for (const Kept* f : frames) {
+      driven_work.push_back(f->driven_work);
+      force_work.push_back(f->force_work);
+      damping.push_back(f->damping);
+    }
+    meta["driven_work"] = std::move(driven_work);
+    meta["force_work"] = std::move(force_work);
+    meta["damping"] = std::move(damping);
+  }
 
   // Binary arrays: moving poses (frame-major), contacts and their per-frame offsets.
   std::vector<float> poses;

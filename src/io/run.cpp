@@ -106,6 +106,9 @@ void fill_replay_frame(const Model& model, const State& state, const Workspace& 
   frame.kinetic = e.kinetic;
   frame.potential = e.potential + e.elastic;  // the replay's potential holds the stored energy too
   frame.dissipated = state.dissipated;
+  frame.driven_work = state.driven_work;
+  frame.force_work = state.force_work;
+  frame.damping = state.damping;
 }
 
 nlohmann::json vec_json(const Vec3& v) { return nlohmann::json::array({v.x(), v.y(), v.z()}); }
@@ -225,6 +228,15 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
     j["energy"]["driven_work"] = state.driven_work;
     j["energy"]["force_work"] = state.force_work;
     j["energy"]["damping"] = state.damping;
+    // Each driven body's work on the others (driven.csv's last `work`; nonsmooth formulation).
+    if (compliant == nullptr) {
+      json by_body = json::object();
+      for (std::size_t b = 0; b < model.bodies.size(); ++b)
+        if (model.bodies[b].driven())
+          by_body[model.bodies[b].name] =
+              b < state.driven_work_by_body.size() ? state.driven_work_by_body[b] : 0.0;
+      if (!by_body.empty()) j["energy"]["driven_work_by_body"] = std::move(by_body);
+    }
   }
   // code_aster's statistics per shock point, as in wear.csv (scenes with dis_choc contacts).
   if (shocks != nullptr) {
@@ -379,15 +391,6 @@ RunResult run(Simulation& sim, const RunOptions& options) {
         options.checkpoint_every > 0.0 && !options.restart.empty() ? "--checkpoint-every/--restart"
         : options.checkpoint_every > 0.0                           ? "--checkpoint-every"
                                                                    : "--restart"));
-
-  // The actuation's works (State::driven_work, force_work, damping) are not in format 2 either:
-  // an actuated scene's restart would lose them from the energy audit.
-  if (model.has_actuation() && (options.checkpoint_every > 0.0 || !options.restart.empty()))
-    throw std::invalid_argument(fmt::format(
-        "{}: checkpoints and restarts do not hold the work of driven bodies, loads and dampers "
-        "(checkpoint format 2), so a restart could not continue this scene's energy audit "
-        "bit-identically",
-        options.checkpoint_every > 0.0 ? "--checkpoint-every" : "--restart"));
 
   // A restart: the checkpoint, checked against this scene, before anything is written.
   std::optional<Checkpoint> restart;

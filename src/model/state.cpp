@@ -21,6 +21,7 @@ void State::resize(const Model& model) {
   dissipated = 0.0;
   dissipated_by_kind.fill(0.0);
   driven_work = 0.0;
+  driven_work_by_body.assign(n, 0.0);
   force_work = 0.0;
   damping = 0.0;
   compliant = CompliantState{};

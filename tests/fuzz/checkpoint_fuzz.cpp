@@ -38,14 +38,22 @@ void decode(std::string_view bytes) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   decode(bytes);
-  // The same bytes framed as a valid file: the signature, version 1, the payload length, the
-  // input's scene hash and payload, and their CRC-32.
+  // The same bytes framed as a valid file: the signature, the input's version when this build
+  // reads it (format 2 files still read) else the current one, the payload length, the input's
+  // scene hash and payload, and their CRC-32.
   std::string framed(coulomb::kCheckpointMagic);
   const std::string_view payload = bytes.size() > 40 ? bytes.substr(40) : std::string_view{};
   auto put = [&framed](std::uint64_t v, int n) {
     for (int i = 0; i < n; ++i) framed.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
   };
-  put(coulomb::kCheckpointVersion, 4);
+  std::uint32_t version = coulomb::kCheckpointVersion;
+  if (bytes.size() >= 20) {
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i)
+      v |= std::uint32_t(static_cast<std::uint8_t>(bytes[16 + i])) << (8 * i);
+    if (v >= coulomb::kOldestCheckpointVersion && v <= coulomb::kCheckpointVersion) version = v;
+  }
+  put(version, 4);
   put(0, 4);
   put(payload.size(), 8);
   framed.append(bytes.size() >= 40 ? bytes.substr(32, 8) : std::string_view("\0\0\0\0\0\0\0\0", 8));

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -75,6 +76,41 @@ bodies:
 
 const char* const kFiles[] = {"trajectory.csv", "contacts.csv", "energy.csv", "solver.csv",
                               "replay.html"};
+
+// Actuation and joints: two driven bodies (a turntable under a block, a shaker holding an arm on
+// a hinge), a force and damping on the block, a bob on a string (slack at the start, taut when it
+// has fallen) and a spring-damper from the bob to the block; outputs every 10 steps of 300.
+constexpr const char* kActuated = R"(
+name: actuated-joints
+time: {end: 0.3, step: 1.0e-3}
+output: {every: 10}
+materials: [m]
+contacts:
+  - between: [m, m]
+    normal: {law: signorini, restitution: 0.2}
+    friction: {law: coulomb, mu: 0.5}
+bodies:
+  - {name: table, material: m, position: [0, 0, -0.05], motion: {angular_velocity: [0, 0, 2.0]},
+     shapes: [{type: box, half_extents: [1, 1, 0.05]}]}
+  - {name: shaker, material: m, position: [2, 0, 0.5],
+     motion: {sinusoid: {amplitude: [0.01, 0, 0.02], frequency: 5}},
+     shapes: [{type: box, half_extents: [0.1, 0.1, 0.02]}]}
+  - {name: block, material: m, mass: 0.5, position: [0.3, 0, 0.05], velocity: [0, 0.6, 0],
+     angular_velocity: [0, 0, 2.0], force: [0.5, 0.2, 0], damping: {linear: 0.2, angular: 0.01},
+     shapes: [{type: box, half_extents: [0.05, 0.05, 0.05]}]}
+  - {name: arm, material: m, mass: 0.3, position: [2, 0, 0.35], angular_velocity: [0, 1, 0],
+     shapes: [{type: box, half_extents: [0.02, 0.02, 0.1]}]}
+  - {name: bob, material: m, mass: 0.2, position: [-0.5, 0.2, 0.7], velocity: [0.3, 0, 0],
+     shapes: [{type: sphere, radius: 0.04}]}
+joints:
+  - {name: pin, type: hinge, bodies: [shaker, arm], anchor: [2, 0, 0.46], axis: [0, 1, 0]}
+  - {name: string, type: distance, bodies: [world, bob], anchors: [[-0.5, 0, 1.2], [-0.5, 0.2, 0.7]],
+     length: 0.56}
+springs:
+  - {bodies: [bob, block], stiffness: 4, damping: 0.3, rest_length: 0.5}
+)";
+const char* const kActuatedFiles[] = {"trajectory.csv", "contacts.csv", "energy.csv", "solver.csv",
+                                      "joints.csv",     "driven.csv",   "replay.html"};
 
 // The state's bytes as a checkpoint stores them (equal bytes: bit-identical states).
 std::string state_bytes(const State& state) {
@@ -199,8 +235,13 @@ TEST(Checkpoint, RefusesAnotherSignatureVersionATruncatedOrCorruptedFile) {
   expect(s.bytes + "x", "corrupted");
   std::string version = s.bytes;
   version[16] = static_cast<char>(kCheckpointVersion + 1);
-  expect(version, fmt::format("a checkpoint of format version {}; this coulomb reads version {}",
-                              kCheckpointVersion + 1, kCheckpointVersion));
+  expect(version,
+         fmt::format("a checkpoint of format version {}; this coulomb reads versions {} to {}",
+                     kCheckpointVersion + 1, kOldestCheckpointVersion, kCheckpointVersion));
+  version[16] = static_cast<char>(kOldestCheckpointVersion - 1);
+  expect(version,
+         fmt::format("a checkpoint of format version {}; this coulomb reads versions {} to {}",
+                     kOldestCheckpointVersion - 1, kOldestCheckpointVersion, kCheckpointVersion));
   std::string flipped = s.bytes;
   flipped[100] ^= 0x10;
   expect(flipped, "corrupted: its bytes give the CRC-32");
@@ -497,6 +538,66 @@ bodies:
   // Without either, the same scene runs and writes its files.
   EXPECT_EQ(message(0.0, ""), "no error");
   EXPECT_TRUE(fs::exists(out / "summary.json"));
+}
+
+// A scene with driven bodies, a force, dampers, a spring between bodies and joints (a hinge on a
+// driven body, a string that goes taut) restarted from a checkpoint: every file (joints.csv and
+// driven.csv included), the replay with its work plot, the summary and the final state are
+// bit-identical to the uninterrupted run's. The checkpoint holds the actuation's works (format 3);
+// the joints need nothing more (their rows start cold every step and a string's activation is
+// decided from the positions).
+TEST(Restart, ActuatedSceneWithJointsContinuesBitIdentically) {
+  const fs::path whole = fresh_dir("actuated-whole");
+  const Ran reference = run_scene(kActuated, whole, -1, 0.05);
+  ASSERT_TRUE(reference.result.finite);
+  // The run does what the test is for: the driven bodies, the force and the dampers all work,
+  // the string pulls.
+  const State& r = reference.state;
+  EXPECT_GT(std::abs(r.driven_work_by_body[0]), 1e-4);
+  EXPECT_GT(std::abs(r.driven_work_by_body[1]), 1e-4);
+  EXPECT_GT(std::abs(r.force_work), 1e-4);
+  EXPECT_GT(r.damping, 1e-6);
+  EXPECT_NE(read(whole / "joints.csv").find(",string,"), std::string::npos);
+  for (const std::int64_t stop : {1, 137, 140, 299}) {
+    SCOPED_TRACE(fmt::format("stopped at step {}", stop));
+    const fs::path first = fresh_dir(fmt::format("actuated-first-{}", stop));
+    const Ran stopped = run_scene(kActuated, first, stop, 0.05);
+    ASSERT_EQ(stopped.result.interrupted, "SIGINT");
+    const Checkpoint c = read_checkpoint((first / kCheckpointFileName).string());
+    EXPECT_EQ(c.state.driven_work, stopped.state.driven_work);
+    EXPECT_EQ(c.state.driven_work_by_body, stopped.state.driven_work_by_body);
+    const fs::path second = fresh_dir(fmt::format("actuated-second-{}", stop));
+    const Ran restarted =
+        run_scene(kActuated, second, -1, 0.0, (first / kCheckpointFileName).string());
+    EXPECT_TRUE(restarted.result.restarted);
+    EXPECT_EQ(state_bytes(restarted.state), state_bytes(reference.state));
+    for (const char* name : kActuatedFiles)
+      EXPECT_TRUE(read(second / name) == read(whole / name)) << name << " differs";
+    EXPECT_EQ(deterministic_summary(second), deterministic_summary(whole));
+  }
+}
+
+// Format 2 files (written before the actuation's works were stored) still read: a checked-in
+// one decodes with those works zero, which is their value (format 2 runs refused actuated
+// scenes), and encodes again as the current format.
+TEST(Checkpoint, ReadsFormat2Files) {
+  const fs::path file =
+      fs::path(COULOMB_SOURCE_DIR) / "tests/fuzz/corpus/checkpoint/billiard-spin-end.bin";
+  const std::string bytes = read(file);
+  ASSERT_GT(bytes.size(), 20u);
+  ASSERT_EQ(bytes[16], 2);  // the file's format version
+  const Checkpoint c = decode_checkpoint(bytes, "billiard-spin-end.bin");
+  EXPECT_GT(c.state.step, 0);
+  EXPECT_EQ(c.state.driven_work, 0.0);
+  EXPECT_EQ(c.state.force_work, 0.0);
+  EXPECT_EQ(c.state.damping, 0.0);
+  EXPECT_TRUE(c.state.driven_work_by_body.empty());
+  std::string again;
+  encode_checkpoint(c, again);
+  EXPECT_EQ(static_cast<std::uint32_t>(again[16]), kCheckpointVersion);
+  const Checkpoint back = decode_checkpoint(again, "again");
+  EXPECT_EQ(state_bytes(back.state), state_bytes(c.state));
+  EXPECT_EQ(back.replay, c.replay);
 }
 
 // The step needs nothing but the State: for every built-in scene, stepping on from a state that

@@ -1,8 +1,11 @@
 // Tests of the replay recorder and replay.html writer (src/io/replay.cpp): base64 and byte order,
 // decimation (frame and byte bounds, even spacing, last frame kept), the data elements of the page
-// (decoded back and compared with what was recorded), escaping, input checks, atomic write.
+// (decoded back and compared with what was recorded), escaping, input checks, atomic write; the
+// joints, springs and works of a run's replay.
 
 #include <coulomb/io/replay.hpp>
+#include <coulomb/io/run.hpp>
+#include <coulomb/scene/scene.hpp>
 
 #include "io/replay_detail.hpp"
 
@@ -261,6 +264,84 @@ TEST(ReplayRecorder, PageIsTheViewerOrTheMinimalPage) {
   } else {
     EXPECT_NE(page.find("viewer was not built"), std::string::npos);
   }
+}
+
+// A run's replay carries the joints, springs, driven bodies and works the page draws: each end
+// is given in its body's frame (the frame of the page's poses, not the centre of mass), so the
+// page's anchors, moved by the frame's Float32 poses, fall where the run's joints hold their
+// bodies. The arm's centre of mass is off its frame's origin by 6 cm: an anchor given from the
+// centre of mass instead would miss by that much.
+TEST(ReplayRecorder, RunCarriesJointsSpringsAndWorksInTheBodyFrames) {
+  constexpr const char* kScene = R"(
+name: replay-joints
+time: {end: 0.2, step: 1.0e-3}
+output: {every: 10}
+bodies:
+  - {name: turntable, position: [0, 0, -0.05], motion: {angular_velocity: [0, 0, 2.0]},
+     shapes: [{type: box, half_extents: [0.3, 0.3, 0.05]}]}
+  - {name: arm, mass: 0.4, center_of_mass: [0.04, -0.03, 0.035], position: [1, 0, 1],
+     angular_velocity: [0.5, 2.0, -1.0], shapes: [{type: box, half_extents: [0.2, 0.02, 0.02]}]}
+  - {name: bob, mass: 0.1, position: [1.2, 0, 0.9], shapes: [{type: sphere, radius: 0.03}]}
+joints:
+  - {name: pin, type: hinge, bodies: [world, arm], anchor: [0.8, 0, 1], axis: [0.6, 0.8, 0]}
+  - {name: socket, type: ball, bodies: [arm, bob], anchor: [1.2, 0, 1]}
+springs:
+  - {bodies: [bob, turntable], points: [[0, 0, 0.03], [0.2, 0, 0.05]], stiffness: 5, rest_length: 0.4}
+)";
+  Scene scene = load_scene_text(kScene, "replay-joints.yaml");
+  RunOptions options;
+  options.output_directory =
+      (std::filesystem::path(COULOMB_BINARY_DIR) / "test-output" / "replay-joints").string();
+  std::filesystem::remove_all(options.output_directory);
+  (void)coulomb::run(scene.model, scene.state, options);
+  std::ifstream in(std::filesystem::path(options.output_directory) / "replay.html");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string page = ss.str();
+  const auto meta = nlohmann::json::parse(element(page, "coulomb-replay-meta"));
+  EXPECT_EQ(meta["body_driven"], nlohmann::json({1, 0, 0}));
+  EXPECT_TRUE(meta["actuated"].get<bool>());
+  const State& s = scene.state;  // the final state: the last frame
+  EXPECT_EQ(meta["driven_work"].back().get<double>(), s.driven_work);
+  EXPECT_EQ(meta["damping"].back().get<double>(), s.damping);
+  ASSERT_EQ(meta["joints"].size(), 2u);
+  ASSERT_EQ(meta["springs"].size(), 1u);
+  // The last frame's poses (moving bodies 0, 1, 2: every body here).
+  const auto poses = floats(unbase64(element(page, "coulomb-replay-poses")));
+  const std::size_t nf = meta["frame_count"].get<std::size_t>();
+  ASSERT_EQ(poses.size(), nf * 3 * 7);
+  auto world = [&](int b, const nlohmann::json& p) {
+    const Vec3 local(p[0].get<double>(), p[1].get<double>(), p[2].get<double>());
+    if (b < 0) return local;
+    const float* x = poses.data() + ((nf - 1) * 3 + std::size_t(b)) * 7;
+    return Vec3(Vec3(x[0], x[1], x[2]) + Quat(x[3], x[4], x[5], x[6]).normalized() * local);
+  };
+  // A joint's two ends coincide (the position stage holds them to ~1e-8 m), at the point the
+  // run's own anchors give (x_WC + R r_B, double). Float32 poses 1-2 m from the origin: 1e-6 m.
+  for (std::size_t j = 0; j < 2; ++j) {
+    SCOPED_TRACE(scene.model.joints[j].name);
+    const auto& mj = meta["joints"][j];
+    const Joint& joint = scene.model.joints[j];
+    const Vec3 expected =
+        s.x_WC[std::size_t(joint.body2)] + s.q_WB[std::size_t(joint.body2)] * joint.r2_B;
+    EXPECT_LT((world(mj["body1"], mj["anchor1"]) - expected).norm(), 1e-6);
+    EXPECT_LT((world(mj["body2"], mj["anchor2"]) - expected).norm(), 1e-6);
+  }
+  EXPECT_EQ(meta["joints"][0]["type"], "hinge");
+  EXPECT_EQ(meta["joints"][0]["anchor1"], nlohmann::json({0.8, 0.0, 1.0}));
+  // The hinge's axis as body 2 carries it, against the world's (the hinge keeps them parallel).
+  const auto& axis2 = meta["joints"][0]["axis2"];
+  const Vec3 a2 =
+      s.q_WB[1] * Vec3(axis2[0].get<double>(), axis2[1].get<double>(), axis2[2].get<double>());
+  EXPECT_LT((a2 - Vec3(0.6, 0.8, 0)).norm(), 1e-6);
+  // The spring's ends, in its bodies' frames: the bob's point and the turntable's.
+  const auto& sp = meta["springs"][0];
+  EXPECT_EQ(sp["body1"], 2);
+  EXPECT_EQ(sp["body2"], 0);
+  const Vec3 bob_point = s.x_WC[2] + s.q_WB[2] * Vec3(0, 0, 0.03);
+  const Vec3 table_point = body_frame_pose(scene.model, s, 0).p + s.q_WB[0] * Vec3(0.2, 0, 0.05);
+  EXPECT_LT((world(2, sp["point1"]) - bob_point).norm(), 1e-6);
+  EXPECT_LT((world(0, sp["point2"]) - table_point).norm(), 1e-6);
 }
 
 }  // namespace

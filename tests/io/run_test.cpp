@@ -142,6 +142,100 @@ TEST(Run, FilesHaveTheDocumentedColumnsAndOutputTimes) {
   EXPECT_EQ(siblings(dir), std::vector<std::string>{"columns"});
 }
 
+// driven.csv: a scene with two driven bodies (a turntable under a block: contacts; a shaker
+// holding an arm on a hinge and pulling a ball on a spring: a joint and a spring) writes one row
+// per driven body and output time; each row's power is the last step's work over h (the work
+// column's increment, as the energy audit counts it), and the bodies' works sum to energy.csv's
+// driven_work to round-off. summary.json gives each body's total. A scene without driven bodies
+// writes no driven.csv.
+TEST(Run, DrivenCsvGivesEachDrivenBodysPowerAndWork) {
+  constexpr const char* kDriven = R"(
+name: two-driven
+time: {end: 0.2, step: 1.0e-3}
+output: {every: 1}
+materials: [m]
+contacts:
+  - between: [m, m]
+    friction: {law: coulomb, mu: 0.5}
+bodies:
+  - {name: table, material: m, position: [0, 0, -0.05], motion: {angular_velocity: [0, 0, 3.0]},
+     shapes: [{type: box, half_extents: [1, 1, 0.05]}]}
+  - {name: shaker, material: m, position: [2, 0, 0.5],
+     motion: {sinusoid: {amplitude: [0.01, 0.005, 0.02], frequency: 5}},
+     shapes: [{type: box, half_extents: [0.1, 0.1, 0.02]}]}
+  - {name: block, material: m, mass: 0.5, position: [0.3, 0.1, 0.05],
+     shapes: [{type: box, half_extents: [0.05, 0.05, 0.05]}]}
+  - {name: arm, material: m, mass: 0.3, position: [2, 0, 0.35],
+     shapes: [{type: box, half_extents: [0.02, 0.02, 0.1]}]}
+  - {name: ball, material: m, mass: 0.2, position: [2.4, 0.1, 0.5], shapes: [{type: sphere, radius: 0.03}]}
+joints:
+  - {type: hinge, bodies: [shaker, arm], anchor: [2, 0, 0.46], axis: [0.6, 0.8, 0]}
+springs:
+  - {bodies: [shaker, ball], stiffness: 30, damping: 0.5, rest_length: 0.2}
+)";
+  Scene scene = load_scene_text(kDriven, "two-driven.yaml");
+  const double h = scene.model.time_step;
+  RunOptions options;
+  options.output_directory = fresh_dir("driven").string();
+  const RunResult result = coulomb::run(scene.model, scene.state, options);
+  ASSERT_TRUE(result.finite);
+  const fs::path dir(options.output_directory);
+  const auto rows = csv_rows(dir / "driven.csv");
+  ASSERT_EQ(rows.size(), 1u + 201u * 2u);
+  EXPECT_EQ(fmt::format("{}", fmt::join(rows[0], ",")), kDrivenHeader);
+  std::map<std::string, std::vector<std::pair<double, double>>> by_body;  // (power, work)
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    ASSERT_EQ(rows[i].size(), 4u);
+    by_body[rows[i][1]].emplace_back(std::stod(rows[i][2]), std::stod(rows[i][3]));
+  }
+  ASSERT_EQ(by_body.size(), 2u);
+  double total = 0.0, magnitude = 0.0;
+  for (const auto& [name, series] : by_body) {
+    SCOPED_TRACE(name);
+    ASSERT_EQ(series.size(), 201u);
+    EXPECT_EQ(series[0].first, 0.0);  // no step before the first row
+    EXPECT_EQ(series[0].second, 0.0);
+    // P_k h = W_k − W_{k−1}: the two differ by the roundings of the running sum and of the
+    // division by h (a few ulps of W), and the 17 significant digits the CSV keeps.
+    for (std::size_t k = 1; k < series.size(); ++k) {
+      const double dw = series[k].second - series[k - 1].second;
+      EXPECT_NEAR(series[k].first * h, dw, 1e-15 * (std::abs(series[k].second) + 1e-3))
+          << "row " << k;
+    }
+    EXPECT_GT(std::abs(series.back().second), 1e-4);  // each body does work
+    total += series.back().second;
+    magnitude += std::abs(series.back().second);
+  }
+  // energy.csv's driven_work, the last row: each body's work is its own running sum of the same
+  // 200 step terms the total adds per step, so they agree to ~200 roundings of their size.
+  const auto energy = csv_rows(dir / "energy.csv");
+  const auto& header = energy.front();
+  const std::size_t col = std::find(header.begin(), header.end(), "driven_work") - header.begin();
+  ASSERT_LT(col, header.size());
+  const double driven_work = std::stod(energy.back()[col]);
+  EXPECT_NEAR(total, driven_work, 1e-13 * magnitude);
+  EXPECT_EQ(total, scene.state.driven_work_by_body[0] + scene.state.driven_work_by_body[1]);
+  // summary.json: each driven body's work, the last rows' values.
+  const nlohmann::json summary = nlohmann::json::parse(read(dir / "summary.json"));
+  for (const auto& [name, series] : by_body)
+    EXPECT_EQ(summary["energy"]["driven_work_by_body"][name].get<double>(), series.back().second);
+  // A second run of the scene into the same folder replaces the first (joints.csv and driven.csv
+  // are files coulomb writes) and writes the same files.
+  const std::string first_driven = read(dir / "driven.csv");
+  Scene again = load_scene_text(kDriven, "two-driven.yaml");
+  coulomb::run(again.model, again.state, options);
+  EXPECT_EQ(read(dir / "driven.csv"), first_driven);
+  // No driven body, no driven.csv.
+  Scene plain = load_scene_text(kScene, "pile.yaml");
+  RunOptions plain_options;
+  plain_options.output_directory = fresh_dir("driven-none").string();
+  coulomb::run(plain.model, plain.state, plain_options);
+  EXPECT_FALSE(fs::exists(fs::path(plain_options.output_directory) / "driven.csv"));
+  EXPECT_FALSE(nlohmann::json::parse(
+                   read(fs::path(plain_options.output_directory) / "summary.json"))["energy"]
+                   .contains("driven_work_by_body"));
+}
+
 // Body names are CSV fields per RFC 4180: a name with a comma, a quote and a newline is quoted
 // (inner quotes doubled), so it adds neither a column nor a row.
 TEST(Run, NamesAreQuotedCsvFields) {

@@ -1,6 +1,7 @@
 // The coulomb replay viewer: reads the data embedded by the C++ writer, draws the bodies with
 // three.js (one InstancedMesh per distinct geometry), plays the frames back with a time slider and
-// speed control, shows contact points and force arrows, trails of chosen bodies and time plots.
+// speed control, shows contact points and force arrows, joints and springs (links.js), trails of
+// chosen bodies and time plots (energy, the actuation's works, slip and spin).
 // World frame: z up (coulomb's gravity is usually -z). State for tests: window.coulombReplay.
 import './style.css';
 import * as THREE from 'three';
@@ -8,6 +9,7 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { loadReplay } from './data.js';
 import { bodyColor, geometryKey, makeMaterials, shapeGeometry } from './shapes.js';
 import { TimePlot } from './plots.js';
+import { Links } from './links.js';
 
 const api = { ready: false, error: null };
 window.coulombReplay = api;
@@ -117,6 +119,7 @@ function start(data) {
 
   // ---- Shapes: one InstancedMesh per distinct geometry. ----
   const materials = makeMaterials();
+  const drivenColor = new THREE.Color(0x9d6bd8);  // driven bodies (a prescribed motion): violet
   const detail = meta.shapes.length > 2000 ? 10 : meta.shapes.length > 200 ? 16 : 32;
   const planeSize = 4 * size + 2 * center.length();
   const groups = new Map();
@@ -142,7 +145,8 @@ function start(data) {
     mesh.frustumCulled = false;
     members.forEach((si, k) => {
       const b = meta.shapes[si].body;
-      mesh.setColorAt(k, isPlane ? new THREE.Color(1, 1, 1) : bodyColor(b, meta.body_fixed[b] === 1));
+      mesh.setColorAt(k, isPlane ? new THREE.Color(1, 1, 1)
+        : meta.body_driven?.[b] === 1 ? drivenColor : bodyColor(b, meta.body_fixed[b] === 1));
     });
     mesh.userData.members = members;
     scene.add(mesh);
@@ -196,6 +200,12 @@ function start(data) {
     shaftGeom.getAttribute('position').needsUpdate = true;
   }
 
+  // ---- Joints and springs: marks at their anchors, carried by the bodies' poses. ----
+  const links = new Links(scene, meta, 1.5 * dotRadius, nf, (f) => {
+    computePoses(times[f]);
+    return [bodyPos, bodyQuat];
+  });
+
   // ---- Trails of chosen bodies: their origin's path up to the current frame. ----
   const trailGroup = new THREE.Group();
   scene.add(trailGroup);
@@ -229,6 +239,22 @@ function start(data) {
     { name: 'dissipated', color: '#f9844a', values: D },
     { name: 'K+P+D', color: '#e0e0e0', values: K.map((k, i) => k + P[i] + D[i]) },
   ]);
+  // The actuation's works (models with driven bodies, loads, dampers or springs between bodies):
+  // of the driven bodies on the others, of the applied forces, and the energy damping removed.
+  const workPlot = meta.actuated
+    ? new TimePlot($('plot-work'), { title: 'actuation: work', yLabel: 'W [J]', times, onSeek: seek })
+    : null;
+  if (workPlot) {
+    $('plots').classList.add('four');
+    workPlot.setSeries([
+      { name: 'driven bodies', color: '#9d6bd8', values: meta.driven_work },
+      { name: 'forces', color: '#ffd166', values: meta.force_work },
+      { name: 'damping', color: '#ef476f', values: meta.damping },
+    ]);
+  } else {
+    $('plot-work').style.display = 'none';
+  }
+  const plots = [energyPlot, slipPlot, spinPlot, ...(workPlot ? [workPlot] : [])];
 
   // Contact pairs present in the run (first seen first; the list is capped for huge runs).
   const pairs = new Map();
@@ -277,12 +303,14 @@ function start(data) {
       });
       mesh.instanceMatrix.needsUpdate = true;
     }
+    links.group.visible = $('show-links').checked;
+    links.update(bodyPos, bodyQuat);
     contactGroup.visible = $('show-contacts').checked;
     if (contactGroup.visible) updateContacts(currentFrame);
     for (const t of trails) t.line.geometry.setDrawRange(0, currentFrame + 1);
     slider.value = String(currentFrame);
     $('time-label').textContent = `t = ${currentTime.toFixed(4)} s   frame ${currentFrame + 1}/${nf}`;
-    for (const p of [energyPlot, slipPlot, spinPlot]) p.setCursor(currentTime);
+    for (const p of plots) p.setCursor(currentTime);
     renderer.render(scene, camera);
   }
 
@@ -308,6 +336,7 @@ function start(data) {
     if (ev.code === 'Space' && ev.target.tagName !== 'SELECT') { ev.preventDefault(); togglePlay(); }
   });
   $('show-contacts').addEventListener('change', render);
+  $('show-links').addEventListener('change', render);
   const trailSelect = $('trail-bodies');
   for (const b of moving.slice(0, 5000)) trailSelect.add(new Option(bodyName(b), String(b)));
   if (trailSelect.options.length) trailSelect.options[0].selected = true;
@@ -340,7 +369,9 @@ function start(data) {
 
   $('info').textContent = `${nb} bodies (${nm} moving), ${meta.shapes.length} shapes in ${meshes.length} ` +
     `instanced meshes; ${nf} frames written of ${meta.frames_received} recorded (decimation stride ${meta.stride})` +
-    `; ${offs[nf] ?? 0} contact points; arrows: ${forceScale > 0 ? (1 / forceScale).toPrecision(3) : '–'} N per m.`;
+    `; ${offs[nf] ?? 0} contact points; arrows: ${forceScale > 0 ? (1 / forceScale).toPrecision(3) : '–'} N per m` +
+    `; ${links.joints.length} joints, ${links.springs.length} springs` +
+    `; ${(meta.body_driven ?? []).filter((d) => d === 1).length} driven bodies (violet).`;
   resize();
   requestAnimationFrame(tick);
 
@@ -366,6 +397,24 @@ function start(data) {
       const r = renderer.domElement.getBoundingClientRect();
       return [(v.x + 1) / 2 * r.width, (1 - v.y) / 2 * r.height];
     },
+    jointCount: links.joints.length,
+    springCount: links.springs.length,
+    /** Indices of the driven bodies (a prescribed motion), drawn violet. */
+    drivenBodies: (meta.body_driven ?? []).flatMap((d, b) => (d === 1 ? [b] : [])),
+    /** What is drawn for joint j now: type, visible, position/line, anchors, axis, taut. */
+    joint: (j) => links.drawnJoint(j),
+    /** What is drawn for spring i now: first and last points of its zig-zag, colour, tension. */
+    spring: (i) => links.drawnSpring(i),
+    /** The instance colour (hex) a body's shapes are drawn with. */
+    bodyColor(b) {
+      for (const mesh of meshes) {
+        const k = mesh.userData.members.findIndex((si) => meta.shapes[si].body === b);
+        if (k >= 0) { const c = new THREE.Color(); mesh.getColorAt(k, c); return c.getHex(); }
+      }
+      return null;
+    },
+    /** The plots drawn (canvas ids). */
+    plotIds: plots.map((p) => p.canvas.id),
     loadMs: performance.now(),  // since navigation start, after data decoding and the first render
     ready: true,
   });

@@ -1,10 +1,14 @@
 // Browser test of replay.html (registered in ctest as viewer_replay_browser).
 // 1. The C++ helper (coulomb_replay_demo) writes the replay of a sphere rolling on a plane and a
-//    box sliding to rest, and a 10^4-body, 10^3-frame synthetic run.
+//    box sliding to rest, one of the five joint types and a spring on bodies in closed-form 3-D
+//    motion (with a driven turntable), and a 10^4-body, 10^3-frame synthetic run.
 // 2. Debian's chromium, driven headless by playwright-core, opens them from disk with every
 //    non-file request blocked, and checks: no page error; the 3-D canvas is not blank; moving the
 //    time slider moves the bodies (the ball's drawn position and the canvas pixels); the three
-//    plots are drawn; the large replay opens with every body and draws. Screenshots go to --out.
+//    plots are drawn; each joint and spring is drawn where the closed forms put it (anchors, axes,
+//    a string's slack or taut state, a spring's ends and tension colour), the driven body is
+//    marked, the actuation's work plot is drawn, and hiding the joints changes the picture; the
+//    large replay opens with every body and draws. Screenshots go to --out.
 //    No timing is asserted (a loaded machine must not fail a test): the load time of the large
 //    replay is measured by bench/replay_load.mjs (docs/benchmarks.md).
 // Exit 0: pass, 1: fail, 77: skipped (no chromium or no playwright-core), as ctest's SKIP code.
@@ -44,10 +48,11 @@ function check(ok, what, detail = '') {
 
 // Write the replays.
 mkdirSync(out, { recursive: true });
-const small = join(out, 'small.html'), large = join(out, 'large.html');
+const small = join(out, 'small.html'), large = join(out, 'large.html'), joints = join(out, 'joints.html');
 const runDemo = (...a) => JSON.parse(execFileSync(demo, a, { encoding: 'utf8' }));
 const smallInfo = runDemo('small', small);
 check(smallInfo.viewer, 'the viewer is embedded in the library', JSON.stringify(smallInfo));
+const jointsInfo = runDemo('joints', joints);
 const largeInfo = runDemo('large', large, '10000', '1000');
 console.log(`large replay written: ${(statSync(large).size / 2 ** 20).toFixed(1)} MiB, ` +
             `${JSON.stringify(largeInfo)}`);
@@ -158,6 +163,86 @@ try {
     // Mid-run frame for the screenshot (contacts, trail and plot cursors visible).
     await slider.fill('60');
     await page.screenshot({ path: join(out, 'replay-small.png') });
+    await page.close();
+  }
+
+  // ---- Joints and springs: drawn where the closed forms put them, following the bodies. ----
+  {
+    const { page } = await open(joints);
+    const state = await page.evaluate(() => ({ ...window.coulombReplay }));
+    check(state.jointCount === 5 && state.springCount === 1, 'joints page: 5 joints and 1 spring',
+          `${state.jointCount}, ${state.springCount}`);
+    // Poses are Float32 (7 digits): a point 1-2 m from the origin carried by a Float32 rotation is
+    // off by ~1e-6 m; 1e-4 m is far below a misplaced anchor (the smallest lever is 0.06 m).
+    const tol = 1e-4;
+    const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    const near = (a, b) => dist(a, b) < tol;
+    const fmt = (a) => `[${a.map((x) => x.toFixed(5)).join(', ')}]`;
+    const tautSeen = new Set();
+    for (const e of jointsInfo.expect) {
+      const drawn = await page.evaluate((f) => {
+        window.coulombReplay.setFrame(f);
+        const r = window.coulombReplay;
+        return { joints: [0, 1, 2, 3, 4].map((j) => r.joint(j)), spring: r.spring(0), frame: r.frame };
+      }, e.frame);
+      const [hinge, fixed, ball, prismatic, string] = drawn.joints;
+      const at = `frame ${e.frame}`;
+      check(drawn.frame === e.frame, `${at}: frame set`, String(drawn.frame));
+      check(drawn.joints.every((j) => j.visible), `${at}: every joint is drawn`,
+            drawn.joints.filter((j) => !j.visible).map((j) => j.name).join(', '));
+      check(hinge.type === 'hinge' && near(hinge.position, e.hinge.anchor) && near(hinge.drawnAxis, e.hinge.axis),
+            `${at}: hinge at its anchor, along its axis`,
+            `${fmt(hinge.position)} vs ${fmt(e.hinge.anchor)}, axis ${fmt(hinge.drawnAxis)} vs ${fmt(e.hinge.axis)}`);
+      check(fixed.type === 'fixed' && near(fixed.position, e.fixed.anchor), `${at}: fixed joint at its anchor`,
+            `${fmt(fixed.position)} vs ${fmt(e.fixed.anchor)}`);
+      check(ball.type === 'ball' && near(ball.position, e.ball.anchor), `${at}: ball joint at its anchor`,
+            `${fmt(ball.position)} vs ${fmt(e.ball.anchor)}`);
+      // The prismatic axis: a line through anchor 1 along the axis; the mark at anchor 2.
+      const [p0, p1] = prismatic.line, mid = p0.map((x, i) => 0.5 * (x + p1[i]));
+      const dir = p1.map((x, i) => x - p0[i]), dl = Math.hypot(...dir);
+      check(near(mid, e.prismatic.anchor1) && near(dir.map((x) => x / dl), e.prismatic.axis) &&
+            near(prismatic.position, e.prismatic.anchor2), `${at}: prismatic axis and slider mark`,
+            `${fmt(mid)} vs ${fmt(e.prismatic.anchor1)}, ${fmt(prismatic.position)} vs ${fmt(e.prismatic.anchor2)}`);
+      check(near(string.line[0], e.string.ends[0]) && near(string.line[1], e.string.ends[1]),
+            `${at}: string between its ends`, `${fmt(string.line[1])} vs ${fmt(e.string.ends[1])}`);
+      // Taut and slack: the frames chosen are > 1 mm away from the string's length.
+      check(string.taut === e.string.taut, `${at}: string drawn ${e.string.taut ? 'taut' : 'slack'}`,
+            `distance ${e.string.distance.toFixed(4)} m, L = ${jointsInfo.length} m, color ${string.color.toString(16)}`);
+      tautSeen.add(`${string.taut}:${string.color}`);
+      const sp = drawn.spring;
+      check(sp.visible && near(sp.first, e.spring.ends[0]) && near(sp.last, e.spring.ends[1]),
+            `${at}: spring between its ends`, `${fmt(sp.first)}-${fmt(sp.last)} vs ${fmt(e.spring.ends[0])}-${fmt(e.spring.ends[1])}`);
+      // Tension k (ℓ - ℓ0): Float32 ends, 40 N/m x 1e-5 m.
+      check(Math.abs(sp.tension - e.spring.tension) < 1e-3 && (Math.abs(sp.tension) < 1 || sp.color !== 0xffffff),
+            `${at}: spring tension and colour`, `${sp.tension.toFixed(4)} vs ${e.spring.tension.toFixed(4)} N, color ${sp.color.toString(16)}`);
+    }
+    check(tautSeen.size === 2, 'the string is drawn both slack and taut, in two colours', [...tautSeen].join(' '));
+    // The driven turntable (body 1) is marked: listed, and drawn violet (#9d6bd8), unlike the
+    // fixed ground's grey.
+    const driven = await page.evaluate(() => ({ list: window.coulombReplay.drivenBodies,
+      table: window.coulombReplay.bodyColor(1), arm: window.coulombReplay.bodyColor(2) }));
+    const rgb = (h) => [(h >> 16) & 255, (h >> 8) & 255, h & 255];
+    check(JSON.stringify(driven.list) === '[1]' && rgb(driven.table).every((c, i) => Math.abs(c - rgb(0x9d6bd8)[i]) <= 2),
+          'the driven turntable is listed and drawn violet', `${JSON.stringify(driven.list)}, #${driven.table?.toString(16)}`);
+    // The actuation's work plot.
+    check(state.plotIds.includes('plot-work'), 'work plot present', state.plotIds.join(', '));
+    const wp = await foreground(page, '#plot-work', [0x15, 0x18, 0x1d]);
+    check(wp.total > 10000 && wp.n > 500, 'plot #plot-work is drawn', `${wp.n} of ${wp.total} pixels`);
+    // Hiding the joints and springs changes the picture (they are really drawn).
+    await page.evaluate(() => window.coulombReplay.setFrame(43));
+    const withLinks = await canvasPixels(page);
+    await page.locator('#show-links').uncheck();
+    const withoutLinks = await canvasPixels(page);
+    let changed = 0;
+    for (let i = 0; i < withLinks.length; i += 4) {
+      if (Math.abs(withLinks[i] - withoutLinks[i]) + Math.abs(withLinks[i + 1] - withoutLinks[i + 1]) +
+          Math.abs(withLinks[i + 2] - withoutLinks[i + 2]) > 24) ++changed;
+    }
+    check(changed > 100, 'joints and springs are visible in the picture', `${changed} pixels change when hidden`);
+    const hidden = await page.evaluate(() => window.coulombReplay.joint(0).visible);
+    check(hidden === false, 'the checkbox hides them');
+    await page.locator('#show-links').check();
+    await page.screenshot({ path: join(out, 'replay-joints.png') });
     await page.close();
   }
 

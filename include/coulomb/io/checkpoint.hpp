@@ -6,12 +6,12 @@
 /// "Checkpoint and restart", gives the format field by field and the restart's rules).
 ///
 /// What it holds: the State (time and its compensation carry, step, poses, velocities, contact
-/// memory, dissipated energy by kind); what the run driver carries from step to step (the start
-/// of the run, its initial energy, the next output time, whether the state is already the last
-/// output frame, the solver.csv aggregates since the last row, the replay's recorded frames); the
-/// statistics that summary.json reports (solver, position stage, free rotation, wall times); and,
-/// for each output file, how many bytes the run had written when the checkpoint was taken with
-/// their CRC-32, so that a restart can continue those files.
+/// memory, dissipated energy by kind, the actuation's works); what the run driver carries from step
+/// to step (the start of the run, its initial energy, the next output time, whether the state is
+/// already the last output frame, the solver.csv aggregates since the last row, the replay's
+/// recorded frames); the statistics that summary.json reports (solver, position stage, free
+/// rotation, wall times); and, for each output file, how many bytes the run had written when the
+/// checkpoint was taken with their CRC-32, so that a restart can continue those files.
 ///
 /// The file: a 40-byte header (signature, format version, payload length, scene hash), the
 /// payload (little-endian integers, IEEE-754 doubles and floats, counts before arrays), a CRC-32
@@ -42,9 +42,14 @@
 
 namespace coulomb {
 
-/// The format version this build writes and reads. Bump it whenever a field is added, removed or
-/// changed (State, ContactMemory, the statistics, ...), with the new row in docs/reliability.md.
-inline constexpr std::uint32_t kCheckpointVersion = 2;
+/// The format version this build writes. Bump it whenever a field is added, removed or changed
+/// (State, ContactMemory, the statistics, ...), with the new row in docs/reliability.md.
+/// Format 3 added the actuation's works (State::driven_work, force_work, damping,
+/// driven_work_by_body) and the replay frames' works.
+inline constexpr std::uint32_t kCheckpointVersion = 3;
+/// The oldest format this build reads: a format 2 file reads with those works zero (the runs that
+/// wrote format 2 refused actuated scenes, whose works are the only ones that are not zero).
+inline constexpr std::uint32_t kOldestCheckpointVersion = 2;
 /// The 16-byte signature a checkpoint file starts with.
 inline constexpr std::string_view kCheckpointMagic{"COULOMB-CKPT\r\n\x1a\n", 16};
 /// The name of the checkpoint file in a run's output folder.

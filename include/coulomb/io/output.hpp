@@ -28,6 +28,10 @@ inline constexpr const char* kEnergyHeader =
 /// The columns energy.csv appends for a model with actuation (Model::has_actuation): the work of
 /// the driven bodies on the others, of the applied forces, and the energy removed by damping [J].
 inline constexpr const char* kEnergyActuationColumns = ",driven_work,force_work,damping";
+/// driven.csv (models with driven bodies, nonsmooth formulation): one row per driven body and
+/// output time, the mean power it delivered to the other bodies over the last step [W] and its
+/// work since the start [J] (State::driven_work_by_body; docs/outputs.md).
+inline constexpr const char* kDrivenHeader = "time,body,power,work";
 /// solver.csv with one row per output time (SolverRows::per_output, the default): aggregates over
 /// the steps since the last row (docs/outputs.md).
 inline constexpr const char* kSolverHeader =
@@ -196,21 +200,25 @@ class OutputWriter {
   [[nodiscard]] std::vector<std::pair<std::string, FileMark>> marks() const;
   /// The aggregates of the next solver.csv row (per_output).
   [[nodiscard]] const SolverInterval& interval() const { return interval_; }
-  /// The CSV files an OutputWriter writes, in order (and joints.csv last when the model has
-  /// joints: docs/outputs.md).
+  /// The CSV files an OutputWriter writes, in order (then joints.csv when the model has joints
+  /// and driven.csv when it has driven bodies: docs/outputs.md).
   [[nodiscard]] static const std::vector<std::string>& output_names();
 
  private:
   void write_solver_interval(const State& state);
+  // driven.csv rows of an output time (`after_step`: the last step's powers, else zero).
+  void write_driven(const Model& model, const State& state, const Workspace& ws, bool after_step);
   // A compliant solver.csv row: the integrator's counts since `integrator_last_`.
   void write_integrator_row(const State& state, const IntegratorStatistics& now);
 
   std::string directory_;
   std::string label_;
   SolverRows solver_rows_;
-  std::vector<std::unique_ptr<RowFile>> files_;  ///< trajectory, contacts, energy, solver[, joints]
-  /// The names of files_: output_names(), then joints.csv when the model has joints
+  std::vector<std::unique_ptr<RowFile>> files_;  ///< trajectory, contacts, energy, solver, ...
+  /// The names of files_: output_names(), then joints.csv and driven.csv when the model has them
   std::vector<std::string> names_;
+  int joints_file_ = -1;  ///< index of joints.csv in files_ (-1: none)
+  int driven_file_ = -1;  ///< index of driven.csv in files_ (-1: none)
   std::string summary_path_;
   SolverInterval interval_;
   bool compliant_ = false;                ///< the compliant formulation's solver.csv

@@ -42,6 +42,11 @@ struct ReplayFrame {
   double kinetic = 0.0;         ///< kinetic energy [J]
   double potential = 0.0;       ///< gravitational potential energy [J]
   double dissipated = 0.0;      ///< cumulative energy removed by contacts [J]
+  /// The actuation's works since the start (State; drawn for models with actuation) [J]: of the
+  /// driven bodies on the others, of the applied forces, and the energy removed by damping.
+  double driven_work = 0.0;
+  double force_work = 0.0;  ///< [J]
+  double damping = 0.0;     ///< [J]
 };
 
 /// What a ReplayRecorder holds between frames, as plain data: what a checkpoint saves and a restart
@@ -57,6 +62,9 @@ struct ReplayRecording {
     double kinetic = 0.0;         ///< [J]
     double potential = 0.0;       ///< [J]
     double dissipated = 0.0;      ///< [J]
+    double driven_work = 0.0;     ///< [J] (ReplayFrame)
+    double force_work = 0.0;      ///< [J]
+    double damping = 0.0;         ///< [J]
     friend bool operator==(const Frame&, const Frame&) = default;
   };
   std::vector<float> base_poses;  ///< (nbodies * 7) the first frame's poses; empty before it
@@ -121,6 +129,7 @@ class ReplayRecorder {
     std::vector<float> moving;    // (nmoving * 7) poses of the moving bodies
     std::vector<float> contacts;  // (ncontacts * 13)
     double kinetic = 0.0, potential = 0.0, dissipated = 0.0;
+    double driven_work = 0.0, force_work = 0.0, damping = 0.0;
     [[nodiscard]] std::size_t bytes() const { return 4 * (moving.size() + contacts.size()); }
   };
   void fill(Kept& kept, const ReplayFrame& frame, std::size_t index) const;

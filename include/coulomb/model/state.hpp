@@ -87,6 +87,11 @@ struct State {
   /// Work done on the other bodies by the driven bodies (contacts and springs) since the start
   /// [J]; with the next two, energy.csv's audit of actuated scenes (docs/outputs.md).
   double driven_work = 0.0;
+  /// (nbodies) The same, body by body: the work each driven body has done on the others since
+  /// the start [J] (zero for the other bodies); driven.csv and summary.json (docs/outputs.md).
+  /// Summed in body order the entries give driven_work to round-off (each is its own running
+  /// sum). Nonsmooth formulation only: the compliant formulation leaves them zero.
+  std::vector<double> driven_work_by_body;
   /// Work of the applied forces and torques (Body::load, damping excluded) [J].
   double force_work = 0.0;
   /// Energy removed by viscous damping (bodies' damping and the springs' dampers) [J], >= 0.

@@ -162,6 +162,8 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   // The works in body order (the same sums whatever the threads); the first non-finite body.
   double work = 0.0;
   double driven_work = 0.0;
+  // (A State filled by hand rather than by State::resize starts them here, at zero.)
+  if (state.driven_work_by_body.size() != nbodies) state.driven_work_by_body.resize(nbodies, 0.0);
   report.finite = true;
   report.non_finite_body = -1;
   report.non_finite_quantity = StateQuantity::none;
@@ -169,6 +171,7 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     const Body& body = model.bodies[b];
     if (body.driven()) {
       driven_work -= out.driven_work[b];
+      state.driven_work_by_body[b] -= out.driven_work[b];
       work += out.work[b];
       continue;
     }
