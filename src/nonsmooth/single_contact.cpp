@@ -6,6 +6,8 @@
 ///        û ∈ K* and r·û = 0;
 ///  (ii)  μ = 0: r = (−q_N / W_NN, 0, 0) (frictionless, u_N = 0);
 ///  (iii) stick r = −W⁻¹ q when it lies in K (then u = 0, û = 0);
+///  (0)   μ = +∞ (no slip, no_slip.hpp): closed r = −W⁻¹q when r_N > 0, else open r = 0 when
+///        q_N >= 0, else no answer (reported);
 ///  (iv)  slide: ‖r_T‖ = μ r_N, u_N = 0, r_T = −μ r_N u_T / ‖u_T‖. Solved by a damped Newton
 ///        method on the Alart–Curnier function (Armijo line search on ½‖φ‖²); when it does not
 ///        reach the tolerance, by a scan and bisection on the slip angle θ with
@@ -18,6 +20,7 @@
 /// Nothing here allocates: all arrays are fixed-size.
 
 #include <coulomb/nonsmooth/alart_curnier.hpp>
+#include <coulomb/nonsmooth/no_slip.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
 
 #include <algorithm>
@@ -160,9 +163,20 @@ double angle_search(const Block3& w, const Vec3& q, double mu, Vec3& best_r, dou
 
 bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, double tolerance) {
   // Non-finite input: no answer.
-  if (!w.allFinite() || !q.allFinite() || !std::isfinite(mu) || mu < 0.0) {
+  if (!w.allFinite() || !q.allFinite() || std::isnan(mu) || mu < 0.0) {
     r.setConstant(std::numeric_limits<double>::quiet_NaN());
     return false;
+  }
+  // μ = +∞: no slip, closed or open in closed form (no_slip.hpp), checked like every answer.
+  if (is_no_slip(mu)) {
+    const double qn = q.norm();
+    if (!(qn > 0.0)) {
+      r.setZero();
+      return true;
+    }
+    const bool solved = solve_no_slip_block(w, q, r);
+    return solved &&
+           single_contact_residual(w, q, mu, r) / qn <= std::max(tolerance, error_floor(w, r, qn));
   }
   // (i) Take-off.
   if (q[0] >= 0.0) {
