@@ -109,6 +109,8 @@ const std::vector<Case>& validation_cases() {
                    "code_aster DIS_CHOC wear check: constant F_n, slip V0 sin 2 pi f t on a driven "
                    "support, wear power F_n (2/pi) V0 within 0.5 %",
                    "scenes/validation/wear-power.yaml", wear_power_check});
+    // Rolling without slipping (issue 11): cases_no_slip.cpp.
+    for (Case& c : no_slip_cases()) all.push_back(std::move(c));
     return all;
   }();
   return cases;

@@ -108,4 +108,7 @@ Sim load_edited(const std::string& file, Edit&& edit) {
 [[nodiscard]] std::vector<Check> spring_mass(const CaseContext& ctx);
 [[nodiscard]] std::vector<Check> wear_power_check(const CaseContext& ctx);
 
+/// The no-slip law's cases (cases_no_slip.cpp): a ball on a turntable, a ball on an incline.
+[[nodiscard]] std::vector<Case> no_slip_cases();
+
 }  // namespace coulomb::validate
