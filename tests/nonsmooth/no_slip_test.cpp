@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "nonsmooth/factored_data.hpp"
+
 #include <Eigen/Geometry>
 
 #include <limits>
@@ -248,6 +250,53 @@ TEST(NoSlipSolvers, ConvergedAnswersSatisfyTheLaw) {
   }
   EXPECT_GE(nsgs_converged, 19);
   EXPECT_GE(prox_converged, 11);
+}
+
+// The assembled form of a factored problem (every block stored), from the dense W.
+ForceProblem assembled(const FactoredForceProblem& f) {
+  const Eigen::MatrixXd w = testing::dense_w(f);
+  ForceProblem p;
+  p.contact_count = f.contact_count;
+  p.laws = f.laws;
+  p.q = f.q;
+  p.row_start.push_back(0);
+  for (int i = 0; i < f.contact_count; ++i) {
+    for (int j = 0; j < f.contact_count; ++j) {
+      if (i == j) p.diag.push_back(static_cast<std::int32_t>(p.col.size()));
+      p.col.push_back(j);
+      p.blocks.emplace_back(w.block<3, 3>(3 * i, 3 * j));
+    }
+    p.row_start.push_back(static_cast<std::int32_t>(p.col.size()));
+  }
+  return p;
+}
+
+// In a problem with 6 unknowns per contact (a scene where another pair has a moment law), a
+// no-slip contact has h = k = 0 and μ = +∞: its local solve is the 3-unknown one and its error
+// the same, so NSGS6 on the embedded problem takes the same iterates as NSGS: the same answer and
+// error up to the round-off of the 6×6 block products (their sums run in another order).
+TEST(NoSlipSolvers, WrenchProblemEmbedsTheForceProblem) {
+  for (unsigned seed = 1; seed <= 5; ++seed) {
+    const ForceProblem p3 = assembled(sphere_problem(4, seed));
+    const WrenchProblem p6 = embed_problem(p3);
+    ASSERT_NO_THROW(p6.validate());
+    SolverOptions options;
+    options.tolerance = 1e-12;
+    options.max_iterations = 5000;
+    std::vector<Vec3> r3(static_cast<std::size_t>(p3.contact_count), Vec3::Zero()), u3;
+    std::vector<Vec6> r6(static_cast<std::size_t>(p6.contact_count), Vec6::Zero()), u6;
+    SolverWorkspace<kForce> ws3;
+    SolverWorkspace<kWrench> ws6;
+    const SolverResult res3 = solve(p3, r3, u3, options, ws3, SolverKind::nsgs);
+    const SolverResult res6 = solve(p6, r6, u6, options, ws6, SolverKind::nsgs);
+    EXPECT_EQ(res3.status, res6.status) << "seed " << seed;
+    EXPECT_NEAR(res3.error, res6.error, 1e-15) << "seed " << seed;
+    for (std::size_t a = 0; a < r3.size(); ++a) {
+      EXPECT_LT((r6[a].head<3>() - r3[a]).norm(), 1e-12 * (1.0 + r3[a].norm()))
+          << "seed " << seed << " contact " << a;
+      EXPECT_EQ(r6[a].tail<3>(), Vec3::Zero());
+    }
+  }
 }
 
 // μ = +∞ passes the problem checks; NaN does not.
