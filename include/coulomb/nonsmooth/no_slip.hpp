@@ -23,7 +23,10 @@
 ///   a = r_N − ρ_N u_N;   a > 0:  φ = (ρ_N u_N, ρ_T u_T)   (closed: u = 0)
 ///                        a ≤ 0:  φ = r                    (open: r = 0, then u_N = −a/ρ_N ≥ 0)
 /// with the generalised Jacobian dφ/dr = 0, dφ/du = diag(ρ_N, ρ_T, ρ_T) (a > 0), dφ/dr = I,
-/// dφ/du = 0 (a ≤ 0; the branch taken at a = 0, as for Coulomb).
+/// dφ/du = 0 (a ≤ 0; the branch taken at a = 0, as for Coulomb). Unlike Coulomb's, this φ is
+/// discontinuous where a changes sign (φ_T jumps from ρ_T u_T to r_T), so PROX's line search on
+/// ½‖Φ‖² can stall (measured in docs/nonsmooth-solvers.md, "No slip"); NSGS's exact local solve
+/// does not use it.
 ///
 /// Exact local solve (solve_single_contact with μ = +∞): closed r = −W⁻¹q if its normal part is
 /// > 0; else open r = 0 if q_N ≥ 0; else no answer exists (W_NT ≠ 0, see the law's header): the
