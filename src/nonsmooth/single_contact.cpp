@@ -2,12 +2,12 @@
 /// Exact solution of the one-contact problem u = W r + q, K* ∋ û ⊥ r ∈ K (W 3×3 SPD).
 ///
 /// Case analysis (De Saxcé & Feng 1991; Acary & Brogliato 2008, §13.3):
+///  (0)   μ = +∞ (no slip, no_slip.hpp): closed r = −W⁻¹q when r_N > 0, else open r = 0 when
+///        q_N >= 0, else no answer (reported);
 ///  (i)   take-off r = 0 whenever q_N >= 0: then û = q + [μ‖q_T‖, 0, 0] has û_N >= μ‖q_T‖, so
 ///        û ∈ K* and r·û = 0;
 ///  (ii)  μ = 0: r = (−q_N / W_NN, 0, 0) (frictionless, u_N = 0);
 ///  (iii) stick r = −W⁻¹ q when it lies in K (then u = 0, û = 0);
-///  (0)   μ = +∞ (no slip, no_slip.hpp): closed r = −W⁻¹q when r_N > 0, else open r = 0 when
-///        q_N >= 0, else no answer (reported);
 ///  (iv)  slide: ‖r_T‖ = μ r_N, u_N = 0, r_T = −μ r_N u_T / ‖u_T‖. Solved by a damped Newton
 ///        method on the Alart–Curnier function (Armijo line search on ½‖φ‖²); when it does not
 ///        reach the tolerance, by a scan and bisection on the slip angle θ with
