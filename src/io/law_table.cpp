@@ -205,7 +205,7 @@ std::string law_table_help() {
   // tabulate_law samples them in their own way.
   for (const LawInfo& law : law_registry()) {
     const bool generic = (law.section == LawSection::friction && law.name != "elastic_stick" &&
-                          law.name != "stribeck") ||
+                          law.name != "stribeck" && law.name != "no_slip") ||
                          (law.section == LawSection::normal && law.name != "signorini");
     if (generic) out += generated_help_line(law);
   }
@@ -224,7 +224,7 @@ std::string law_table_help() {
   patch         --r-inner --r-outer [--theta pi] --mu --pressure P [--vx 0 --vy 0] --omega RANGE
                 (Coulomb's law over the sector R1 <= r <= R2, |phi| <= theta, uniform P [Pa]:
                 the brake pad)                                               -> omega,Ft1,Ft2,N,M1,M2,Mn,power
-Not tabulated: signorini (set-valued), elastic_stick (depends on its history).
+Not tabulated: signorini, no_slip (set-valued), elastic_stick (depends on its history).
 RANGE is start:stop:step (stop included) or a comma list.
 )";
   return out;
@@ -245,10 +245,16 @@ std::string tabulate(const std::vector<std::string>& args) {
   };
 
   // Friction and normal laws: any law of the section in the registry (not the set-valued
-  // signorini, nor elastic_stick, whose force depends on its history).
+  // signorini and no_slip, which have no force as a function of the motion, nor elastic_stick,
+  // whose force depends on its history).
   const LawInfo* friction = find_law(LawSection::friction, name);
   const LawInfo* normal = find_law(LawSection::normal, name);
-  if (friction != nullptr && name != "elastic_stick") {
+  if (name == "signorini" || name == "no_slip")
+    throw std::invalid_argument(fmt::format(
+        "'{}' is set-valued (its impulse is what the contact problem finds): nothing to tabulate "
+        "(docs/laws.md)",
+        name));
+  if (friction != nullptr && name != "elastic_stick" && name != "no_slip") {
     // Friction laws against slip speed: μ = ‖F‖/N at N = 1 (viscous: ‖F‖).
     const std::vector<double> v = sampled("v");
     if (name == "stribeck") {

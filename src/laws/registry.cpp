@@ -9,6 +9,7 @@
 #include <coulomb/laws/hertz.hpp>
 #include <coulomb/laws/hunt_crossley.hpp>
 #include <coulomb/laws/linear.hpp>
+#include <coulomb/laws/no_slip.hpp>
 #include <coulomb/laws/pivoting.hpp>
 #include <coulomb/laws/regularized.hpp>
 #include <coulomb/laws/rolling.hpp>
@@ -301,6 +302,15 @@ const std::array kRegistry{
             kCompliant,
             &friction_of<ElasticStickLaw>,
             "mu=0.3"},
+    LawInfo{S::friction,
+            "no_slip",
+            "coulomb/laws/no_slip.hpp",
+            "rolling without slipping: u_T = 0 while closed (the limit μ → ∞)",
+            {},
+            {},
+            kNonsmooth,
+            &friction_of<NoSlipLaw>,
+            ""},
     LawInfo{S::rolling, "rolling", "coulomb/laws/rolling.hpp", "rolling friction ‖M_t‖ ≤ k N",
             kRollingKeys, kMomentOptions, kBoth, &rolling_of, "k=0.001"},
     LawInfo{S::pivoting, "pivoting", "coulomb/laws/pivoting.hpp", "pivoting friction |M_n| ≤ h N",

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -86,7 +87,17 @@ NonsmoothLaws resolve_nonsmooth_laws(const ContactSpec& spec, const Model& model
   laws.e_n = normal.restitution();
   laws.e_t = normal.tangential_restitution();
 
-  // Friction: Coulomb on the exact circular cone, μ_s / μ_k.
+  // Friction: Coulomb on the exact circular cone, μ_s / μ_k; no slip is its limit μ = +∞
+  // (coulomb/laws/no_slip.hpp), without moment laws.
+  if (spec.friction.law == "no_slip") {
+    laws.mu_s = laws.mu_k = std::numeric_limits<double>::infinity();
+    if (spec.rolling || spec.pivoting || spec.soft_finger || spec.contensou)
+      throw std::invalid_argument(fmt::format(
+          "{}: friction law 'no_slip' takes no moment law (rolling, pivoting, soft_finger, "
+          "contensou)",
+          where));
+    return laws;
+  }
   const CoulombLaw friction(spec.friction);
   laws.mu_s = friction.mu_s();
   laws.mu_k = friction.mu_k();

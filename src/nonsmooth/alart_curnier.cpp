@@ -2,6 +2,7 @@
 /// Alart–Curnier function and generalised Jacobian (equations in alart_curnier.hpp).
 
 #include <coulomb/nonsmooth/alart_curnier.hpp>
+#include <coulomb/nonsmooth/no_slip.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
 
 #include <algorithm>
@@ -22,6 +23,11 @@ AlartCurnierRho alart_curnier_rho(const Block3& w) {
 
 void alart_curnier_function(const Vec3& r, const Vec3& u, double mu, const AlartCurnierRho& rho,
                             Vec3& phi, Mat3* dphi_dr, Mat3* dphi_du) {
+  // μ = +∞: the no-slip law's limit of this function (no_slip.hpp).
+  if (is_no_slip(mu)) {
+    no_slip_alart_curnier(r, u, rho, phi, dphi_dr, dphi_du);
+    return;
+  }
   // Normal part: φ_N = r_N − max(0, r_N − ρ_N u_N); at a = 0 the branch "a > 0" is not taken.
   const double a = r[0] - rho.n * u[0];
   const bool pressed = a > 0.0;
@@ -86,6 +92,7 @@ void alart_curnier_function(const Vec3& r, const Vec3& u, double mu, const Alart
 double single_contact_residual(const Block3& w, const Vec3& q, double mu, const Vec3& r) {
   // û = u + [μ‖u_T‖, 0, 0] with u = W r + q; residual of the natural map.
   const Vec3 u = w * r + q;
+  if (is_no_slip(mu)) return std::sqrt(no_slip_residual2(r, u));
   const Vec3 x(r[0] - u[0] - mu * std::hypot(u[1], u[2]), r[1] - u[1], r[2] - u[2]);
   return (r - project_on_cone(x, mu)).norm();
 }

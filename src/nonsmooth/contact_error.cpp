@@ -5,6 +5,8 @@
 ///   P_K(x) = x on K, 0 on K°, otherwise
 ///   P_K(x) = ((x_N + μ‖x_T‖)/(1 + μ²)) · (1, μ x_T/‖x_T‖);
 ///   μ = 0 (frictionless): K is the half-line, P_K(x) = (max(x_N, 0), 0, 0).
+///   μ = +∞ (no slip): e_α² = min(‖r‖² + min(u_N, 0)², ‖u‖² + min(r_N, 0)²), the residual of
+///   the law's two branches (coulomb/nonsmooth/no_slip.hpp).
 ///
 ///   error(r, u) = sqrt(Σ_α ‖r_α − P_K(r_α − u_α − [μ_α ‖u_{T,α}‖, 0, 0])‖²) / ‖q‖
 ///
@@ -16,6 +18,7 @@
 #include <coulomb/nonsmooth/solver.hpp>
 
 #include <coulomb/laws/admissible_set.hpp>
+#include <coulomb/nonsmooth/no_slip.hpp>
 
 #include <algorithm>
 #include <cassert>
@@ -63,6 +66,12 @@ double force_error(const Problem& problem, const std::vector<Vec3>& r, const std
     }
     const double mu = problem.laws[a];
     const Vec3& ua = u[a];
+    // μ = +∞: the smaller of the no-slip law's two branch residuals (no_slip.hpp).
+    if (is_no_slip(mu)) {
+      sum += no_slip_residual2(r[a], ua);
+      q2 += problem.q[a].squaredNorm();
+      continue;
+    }
     const Vec3 x(r[a][0] - ua[0] - mu * norm2d(ua[1], ua[2]), r[a][1] - ua[1], r[a][2] - ua[2]);
     sum += (r[a] - project_on_cone(x, mu)).squaredNorm();
     q2 += problem.q[a].squaredNorm();

@@ -12,6 +12,7 @@
 /// (0, max(x_N, 0) + R_C ‖x_y‖] (σ_C(n) ≤ R_C ‖n‖ ≤ R_C ‖x_y‖), found by the Illinois variant of
 /// regula falsi (exact in a few steps where g' is piecewise linear: disc, interval and ball).
 
+#include <coulomb/nonsmooth/no_slip.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
 
 #include "nonsmooth/set6.hpp"
@@ -50,7 +51,11 @@ double ContactLaw6::moment_scale() const {
 
 void ContactLaw6::validate() const {
   const auto bad = [](double x) { return !std::isfinite(x) || x < 0.0; };
-  if (bad(mu)) throw std::invalid_argument("ContactLaw6: mu must be finite and >= 0");
+  // μ = +∞ (no slip, no_slip.hpp) only on a contact without moment laws.
+  const bool no_slip = is_no_slip(mu) && coupling == Coupling::none && h == 0.0 && k == 0.0;
+  if (bad(mu) && !no_slip)
+    throw std::invalid_argument(
+        "ContactLaw6: mu must be finite and >= 0 (+inf, no slip, only without moment laws)");
   if (bad(h)) throw std::invalid_argument("ContactLaw6: h must be finite and >= 0 [m]");
   if (bad(k)) throw std::invalid_argument("ContactLaw6: k must be finite and >= 0 [m]");
   if (bad(abar)) throw std::invalid_argument("ContactLaw6: abar must be finite and >= 0 [m]");
@@ -259,6 +264,12 @@ double residual(const Set6& set, const Vec6& r, const Vec6& u) {
   // Plain Coulomb (no moment bounds): the closed-form cone projection of the 3-unknown problem
   // on (N, T), and the moments' residual r_M − 0.
   if (set.kind == Set6::Kind::product && set.h == 0.0 && set.k == 0.0) {
+    if (is_no_slip(set.mu)) {
+      // μ = +∞: the no-slip law's residual (no_slip.hpp).
+      const Vec3 r3 = r.head<3>();
+      const Vec3 u3 = u.head<3>();
+      return std::sqrt(no_slip_residual2(r3, u3) + r.tail<3>().squaredNorm());
+    }
     const Vec3 x(r[0] - u[0] - set.mu * std::hypot(u[1], u[2]), r[1] - u[1], r[2] - u[2]);
     const Vec3 e = r.head<3>() - project_on_cone(x, set.mu);
     return std::sqrt(e.squaredNorm() + r.tail<3>().squaredNorm());

@@ -19,7 +19,8 @@ namespace coulomb {
 namespace {
 
 void validate_law(double mu) {
-  if (!std::isfinite(mu) || mu < 0.0) throw std::invalid_argument("mu must be finite and >= 0");
+  // μ = +∞ is the no-slip law (coulomb/nonsmooth/no_slip.hpp).
+  if (std::isnan(mu) || mu < 0.0) throw std::invalid_argument("mu must be >= 0 (+inf: no slip)");
 }
 void validate_law(const ContactLaw6& law) { law.validate(); }
 

@@ -16,8 +16,9 @@ namespace coulomb {
 namespace {
 
 // The law of one contact, per size; throws std::invalid_argument with what is wrong.
+// μ = +∞ is the no-slip law (coulomb/nonsmooth/no_slip.hpp).
 void validate_law(double mu) {
-  if (!std::isfinite(mu) || mu < 0.0) throw std::invalid_argument("mu must be finite and >= 0");
+  if (std::isnan(mu) || mu < 0.0) throw std::invalid_argument("mu must be >= 0 (+inf: no slip)");
 }
 void validate_law(const ContactLaw6& law) { law.validate(); }
 

@@ -2,6 +2,8 @@
 /// Exact solution of the one-contact problem u = W r + q, K* ∋ û ⊥ r ∈ K (W 3×3 SPD).
 ///
 /// Case analysis (De Saxcé & Feng 1991; Acary & Brogliato 2008, §13.3):
+///  (0)   μ = +∞ (no slip, no_slip.hpp): closed r = −W⁻¹q when r_N > 0, else open r = 0 when
+///        q_N >= 0, else no answer (reported);
 ///  (i)   take-off r = 0 whenever q_N >= 0: then û = q + [μ‖q_T‖, 0, 0] has û_N >= μ‖q_T‖, so
 ///        û ∈ K* and r·û = 0;
 ///  (ii)  μ = 0: r = (−q_N / W_NN, 0, 0) (frictionless, u_N = 0);
@@ -18,6 +20,7 @@
 /// Nothing here allocates: all arrays are fixed-size.
 
 #include <coulomb/nonsmooth/alart_curnier.hpp>
+#include <coulomb/nonsmooth/no_slip.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
 
 #include <algorithm>
@@ -160,9 +163,20 @@ double angle_search(const Block3& w, const Vec3& q, double mu, Vec3& best_r, dou
 
 bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, double tolerance) {
   // Non-finite input: no answer.
-  if (!w.allFinite() || !q.allFinite() || !std::isfinite(mu) || mu < 0.0) {
+  if (!w.allFinite() || !q.allFinite() || std::isnan(mu) || mu < 0.0) {
     r.setConstant(std::numeric_limits<double>::quiet_NaN());
     return false;
+  }
+  // μ = +∞: no slip, closed or open in closed form (no_slip.hpp), checked like every answer.
+  if (is_no_slip(mu)) {
+    const double qn = q.norm();
+    if (!(qn > 0.0)) {
+      r.setZero();
+      return true;
+    }
+    const bool solved = solve_no_slip_block(w, q, r);
+    return solved &&
+           single_contact_residual(w, q, mu, r) / qn <= std::max(tolerance, error_floor(w, r, qn));
   }
   // (i) Take-off.
   if (q[0] >= 0.0) {

@@ -193,6 +193,16 @@ void validate_laws(const Reporter& r, const ContactSpec& c, const std::string& p
   clash("soft_finger", "contensou",
         "contensou gives the pivoting moment M_n with the friction force");
   clash("rolling", "rolling_resistance", "both give the rolling moment M_t; keep one");
+  // No slip is the 3-unknown limit of Coulomb (coulomb/laws/no_slip.hpp): no moment law.
+  if (c.friction.law == "no_slip") {
+    for (const char* section : {"rolling", "pivoting"}) {
+      if (section_spec(c, section) != nullptr)
+        r.fail(section_loc(c, section),
+               fmt::format("{}.{} cannot be combined with friction law 'no_slip': the no-slip "
+                           "constraint leaves pivoting and rolling free and takes no moment law",
+                           path, section));
+    }
+  }
   if (c.rolling_resistance && !c.contensou) {
     r.fail(section_loc(c, "rolling_resistance"),
            fmt::format("{}.rolling_resistance needs {}.contensou: the pressure distortion acts on "

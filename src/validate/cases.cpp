@@ -129,6 +129,8 @@ const std::vector<Case>& validation_cases() {
                    "code_aster's tube-support case: tube on springs from a driven base hits a "
                    "support bar (DIS_CHOC, friction); statistics reported, energy audit closes",
                    "scenes/validation/tube-support.yaml", tube_support});
+    // Rolling without slipping (issue 11): cases_no_slip.cpp.
+    for (Case& c : no_slip_cases()) all.push_back(std::move(c));
     return all;
   }();
   return cases;

@@ -64,14 +64,20 @@ inline double friction_mu(const Model& model) {
   return model.contacts.front().friction.get("mu", std::nan(""));
 }
 
+// A step whose solve did not reach the scene's tolerance makes the case fail with where it
+// happened (cases that compare exact solves with closed forms).
+inline void require_converged(const Sim& s, const StepReport& r) {
+  if (r.solver.status != SolverStatus::converged)
+    throw std::runtime_error(
+        fmt::format("the solver did not converge in the step ending at t = {} s", s.state().time));
+}
+
 // One step that must converge: the moment-law cases compare exact solves with closed forms, so a
 // step the solver leaves unconverged makes the case fail with where it happened.
 inline const StepReport& step_converged(Sim& s) {
   const StepReport& r = s.step();
   if (!s.finite()) throw std::runtime_error(s.non_finite());
-  if (r.solver.status != SolverStatus::converged)
-    throw std::runtime_error(
-        fmt::format("the solver did not converge in the step ending at t = {} s", s.state().time));
+  require_converged(s, r);
   return r;
 }
 
@@ -132,5 +138,8 @@ Sim load_edited(const std::string& file, Edit&& edit) {
 [[nodiscard]] std::vector<Check> dis_choc_impact(const CaseContext& ctx);
 [[nodiscard]] std::vector<Check> dis_choc_periodic(const CaseContext& ctx);
 [[nodiscard]] std::vector<Check> tube_support(const CaseContext& ctx);
+
+/// The no-slip law's cases (cases_no_slip.cpp): a ball on a turntable, a ball on an incline.
+[[nodiscard]] std::vector<Case> no_slip_cases();
 
 }  // namespace coulomb::validate

@@ -71,7 +71,7 @@ TEST(Registry, NamesAreUniquePerSectionAndEverySectionHasALaw) {
     EXPECT_FALSE(info.summary.empty()) << info.name;
   }
   EXPECT_EQ(sections.size(), kLawSectionCount);
-  EXPECT_EQ(law_names(LawSection::friction, kNonsmooth), "coulomb");
+  EXPECT_EQ(law_names(LawSection::friction, kNonsmooth), "coulomb|no_slip");
   EXPECT_EQ(law_names(LawSection::normal, kNonsmooth), "signorini");
 }
 
@@ -139,7 +139,7 @@ TEST(Registry, UnknownKeysAndLawsAreLocatedErrors) {
   } catch (const LawError& e) {
     EXPECT_STREQ(e.what(),
                  "friction.law: must be one of coulomb|viscous|regularized|stribeck|"
-                 "elastic_stick, got 'coulmb'");
+                 "elastic_stick|no_slip, got 'coulmb'");
     EXPECT_EQ(e.mark().line, 7);
   }
 }
@@ -152,7 +152,8 @@ TEST(Registry, FormulationErrors) {
       formulation_error(LawSection::friction, {"stribeck", {{"mu_s", 0.5}}, {}, {}}, kNonsmooth);
   EXPECT_EQ(stribeck.key, "law");
   EXPECT_EQ(stribeck.message,
-            "friction.law: 'stribeck' is a compliant law; the nonsmooth formulation takes coulomb");
+            "friction.law: 'stribeck' is a compliant law; the nonsmooth formulation takes "
+            "coulomb|no_slip");
   const FormulationError model = formulation_error(
       LawSection::contensou, {"contensou", {}, {{"model", "pade11"}}, {}}, kNonsmooth);
   EXPECT_EQ(model.key, "model");

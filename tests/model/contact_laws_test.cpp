@@ -47,6 +47,29 @@ TEST(ContactLaws, MomentLaws) {
   EXPECT_TRUE(l.has_moments());
 }
 
+// No slip is μ_s = μ_k = +∞ (coulomb/laws/no_slip.hpp) with the restitutions kept; a model built in
+// code with a moment law beside it is refused, naming the pair.
+TEST(ContactLaws, NoSlipIsInfiniteMuWithoutMoments) {
+  const Model m = two_materials();
+  ContactSpec c = spec_between(0, 1);
+  c.normal.params = {{"restitution", 0.4}};
+  c.friction = LawSpec{"no_slip", {}, {}, {}};
+  const NonsmoothLaws l = resolve_nonsmooth_laws(c, m);
+  EXPECT_TRUE(std::isinf(l.mu_s) && l.mu_s > 0.0);
+  EXPECT_TRUE(std::isinf(l.mu_k) && l.mu_k > 0.0);
+  EXPECT_EQ(l.e_n, 0.4);
+  EXPECT_FALSE(l.has_moments());
+  c.rolling = LawSpec{"rolling", {{"k", 2e-3}}, {}, {}};
+  try {
+    (void)resolve_nonsmooth_laws(c, m);
+    FAIL() << "no_slip with rolling was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(),
+                 "contact between 'steel' and 'glass': friction law 'no_slip' takes no moment law "
+                 "(rolling, pivoting, soft_finger, contensou)");
+  }
+}
+
 TEST(ContactLaws, ContensouRadiusGivenOrFromHertz) {
   const Model m = two_materials();
   ContactSpec c = spec_between(0, 1);

@@ -28,6 +28,8 @@
 ///
 ///   K_α = {r : ‖r_T‖ ≤ μ_α r_N} (the exact circular Coulomb cone),
 ///   û_α = u_α + [μ_α ‖u_{T,α}‖, 0, 0].
+///   μ_α = +∞ is the no-slip law, the limit of these cones: r = 0 (open) or u_α = 0 with r_N ≥ 0
+///   (closed), its residual and solves in coulomb/nonsmooth/no_slip.hpp.
 ///
 /// Units: r is an impulse [N s], u a velocity [m/s], W [m/(N s²)] = [1/kg], q [m/s].
 ///

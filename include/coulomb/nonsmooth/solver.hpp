@@ -286,7 +286,8 @@ struct SolverWorkspace {
 
 /// Exact solution of one force contact: find r with u = W r + q, K* ∋ û ⊥ r ∈ K (W 3×3 SPD).
 /// Enumerates take-off and stick in closed form, solves slip by a damped Newton on the
-/// Alart–Curnier function with a projected fixed-point fallback. `r` holds the warm start on entry.
+/// Alart–Curnier function with a projected fixed-point fallback; μ = +∞ (no slip) in closed form
+/// (no_slip.hpp). `r` holds the warm start on entry.
 /// Returns false if the fallback did not reach `tolerance` either.
 bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, double tolerance);
 
