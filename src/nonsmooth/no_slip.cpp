@@ -29,19 +29,23 @@ void no_slip_alart_curnier(const Vec3& r, const Vec3& u, const AlartCurnierRho& 
   if (dphi_du != nullptr) *dphi_du = pressed ? Mat3(scale.asDiagonal()) : Mat3::Zero();
 }
 
-bool solve_no_slip_block(const Block3& w, const Vec3& q, Vec3& r) {
-  // Closed: u = 0, r = −W⁻¹q, accepted when its normal part is positive.
+bool stopping_impulse(const Block3& w, const Vec3& q, Vec3& r) {
   const Mat3 wm = w;
   Mat3 winv;
   bool invertible = false;
   double det = 0.0;
   wm.computeInverseAndDetWithCheck(winv, det, invertible, 0.0);
-  if (invertible) {
-    const Vec3 closed = -winv * q;
-    if (closed.allFinite() && closed[0] > 0.0) {
-      r = closed;
-      return true;
-    }
+  if (!invertible) return false;
+  r = -winv * q;
+  return r.allFinite();
+}
+
+bool solve_no_slip_block(const Block3& w, const Vec3& q, Vec3& r) {
+  // Closed: u = 0, r = −W⁻¹q, accepted when its normal part is positive.
+  Vec3 closed;
+  if (stopping_impulse(w, q, closed) && closed[0] > 0.0) {
+    r = closed;
+    return true;
   }
   // Open: r = 0, u = q, accepted when q_N ≥ 0.
   if (q[0] >= 0.0) {

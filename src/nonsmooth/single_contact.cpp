@@ -191,18 +191,11 @@ bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, do
            single_contact_residual(w, q, mu, r) / qn <= std::max(tolerance, error_floor(w, r, qn));
   }
   // (iii) Stick, when W is invertible and −W⁻¹q lies in the cone.
-  const Mat3 wm = w;
-  Mat3 winv;
-  bool invertible = false;
-  double det = 0.0;
-  wm.computeInverseAndDetWithCheck(winv, det, invertible, 0.0);
-  if (invertible) {
-    const Vec3 rs = -winv * q;
-    if (rs.allFinite() && norm2d(rs[1], rs[2]) <= mu * rs[0]) {
-      r = rs;
-      const double e = single_contact_residual(w, q, mu, r) / qn;
-      if (e <= tolerance) return true;
-    }
+  Vec3 rs;
+  if (stopping_impulse(w, q, rs) && norm2d(rs[1], rs[2]) <= mu * rs[0]) {
+    r = rs;
+    const double e = single_contact_residual(w, q, mu, r) / qn;
+    if (e <= tolerance) return true;
   }
   // (iv) Slide: Newton from the warm start if it is pressed, else from the normal-only guess.
   Vec3 r_newton = r;

@@ -109,35 +109,7 @@ same_run sig whole-sig
 # block, a shaker holding an arm on a hinge), a force and damping on the block, a bob on a string
 # and a spring-damper between bob and block. Run to 0.15 s with checkpoints, continued to 0.3 s
 # from the last one: the files of a run straight to 0.3 s, joints.csv and driven.csv included.
-cat > actuated.yaml << 'EOF'
-name: actuated-joints
-time: {end: 0.3, step: 1.0e-3}
-output: {every: 10}
-materials: [m]
-contacts:
-  - between: [m, m]
-    normal: {law: signorini, restitution: 0.2}
-    friction: {law: coulomb, mu: 0.5}
-bodies:
-  - {name: table, material: m, position: [0, 0, -0.05], motion: {angular_velocity: [0, 0, 2.0]},
-     shapes: [{type: box, half_extents: [1, 1, 0.05]}]}
-  - {name: shaker, material: m, position: [2, 0, 0.5],
-     motion: {sinusoid: {amplitude: [0.01, 0, 0.02], frequency: 5}},
-     shapes: [{type: box, half_extents: [0.1, 0.1, 0.02]}]}
-  - {name: block, material: m, mass: 0.5, position: [0.3, 0, 0.05], velocity: [0, 0.6, 0],
-     angular_velocity: [0, 0, 2.0], force: [0.5, 0.2, 0], damping: {linear: 0.2, angular: 0.01},
-     shapes: [{type: box, half_extents: [0.05, 0.05, 0.05]}]}
-  - {name: arm, material: m, mass: 0.3, position: [2, 0, 0.35], angular_velocity: [0, 1, 0],
-     shapes: [{type: box, half_extents: [0.02, 0.02, 0.1]}]}
-  - {name: bob, material: m, mass: 0.2, position: [-0.5, 0.2, 0.7], velocity: [0.3, 0, 0],
-     shapes: [{type: sphere, radius: 0.04}]}
-joints:
-  - {name: pin, type: hinge, bodies: [shaker, arm], anchor: [2, 0, 0.46], axis: [0, 1, 0]}
-  - {name: string, type: distance, bodies: [world, bob], anchors: [[-0.5, 0, 1.2], [-0.5, 0.2, 0.7]],
-     length: 0.56}
-springs:
-  - {bodies: [bob, block], stiffness: 4, damping: 0.3, rest_length: 0.5}
-EOF
+cp "$source_dir/tests/data/restart/actuated-joints.yaml" actuated.yaml
 "$coulomb" run actuated.yaml --quiet --out actuated --end 0.15 --checkpoint-every 0.05 ||
   fail "actuated scene with checkpoints: exit status $?"
 "$coulomb" run actuated.yaml --quiet --restart actuated/checkpoint.bin --end 0.3 ||

@@ -80,35 +80,9 @@ const char* const kFiles[] = {"trajectory.csv", "contacts.csv", "energy.csv", "s
 // Actuation and joints: two driven bodies (a turntable under a block, a shaker holding an arm on
 // a hinge), a force and damping on the block, a bob on a string (slack at the start, taut when it
 // has fallen) and a spring-damper from the bob to the block; outputs every 10 steps of 300.
-constexpr const char* kActuated = R"(
-name: actuated-joints
-time: {end: 0.3, step: 1.0e-3}
-output: {every: 10}
-materials: [m]
-contacts:
-  - between: [m, m]
-    normal: {law: signorini, restitution: 0.2}
-    friction: {law: coulomb, mu: 0.5}
-bodies:
-  - {name: table, material: m, position: [0, 0, -0.05], motion: {angular_velocity: [0, 0, 2.0]},
-     shapes: [{type: box, half_extents: [1, 1, 0.05]}]}
-  - {name: shaker, material: m, position: [2, 0, 0.5],
-     motion: {sinusoid: {amplitude: [0.01, 0, 0.02], frequency: 5}},
-     shapes: [{type: box, half_extents: [0.1, 0.1, 0.02]}]}
-  - {name: block, material: m, mass: 0.5, position: [0.3, 0, 0.05], velocity: [0, 0.6, 0],
-     angular_velocity: [0, 0, 2.0], force: [0.5, 0.2, 0], damping: {linear: 0.2, angular: 0.01},
-     shapes: [{type: box, half_extents: [0.05, 0.05, 0.05]}]}
-  - {name: arm, material: m, mass: 0.3, position: [2, 0, 0.35], angular_velocity: [0, 1, 0],
-     shapes: [{type: box, half_extents: [0.02, 0.02, 0.1]}]}
-  - {name: bob, material: m, mass: 0.2, position: [-0.5, 0.2, 0.7], velocity: [0.3, 0, 0],
-     shapes: [{type: sphere, radius: 0.04}]}
-joints:
-  - {name: pin, type: hinge, bodies: [shaker, arm], anchor: [2, 0, 0.46], axis: [0, 1, 0]}
-  - {name: string, type: distance, bodies: [world, bob], anchors: [[-0.5, 0, 1.2], [-0.5, 0.2, 0.7]],
-     length: 0.56}
-springs:
-  - {bodies: [bob, block], stiffness: 4, damping: 0.3, rest_length: 0.5}
-)";
+// (tests/data/restart/actuated-joints.yaml, which the CLI restart test runs too)
+const std::string kActuated =
+    read(fs::path(COULOMB_SOURCE_DIR) / "tests/data/restart/actuated-joints.yaml");
 const char* const kActuatedFiles[] = {"trajectory.csv", "contacts.csv", "energy.csv", "solver.csv",
                                       "joints.csv",     "driven.csv",   "replay.html"};
 

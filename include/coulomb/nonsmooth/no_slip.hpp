@@ -48,6 +48,11 @@ namespace coulomb {
 void no_slip_alart_curnier(const Vec3& r, const Vec3& u, const AlartCurnierRho& rho, Vec3& phi,
                            Mat3* dphi_dr, Mat3* dphi_du);
 
+/// The impulse that stops a contact, u = W r + q = 0: r = −W⁻¹ q. False when W is singular or r
+/// not finite. The closed branch of the no-slip law and the stick branch of the Coulomb local
+/// solve (single_contact.cpp), which then test r against their own sets.
+bool stopping_impulse(const Block3& w, const Vec3& q, Vec3& r);
+
 /// The closed-form answer of one no-slip contact u = W r + q (W 3×3 symmetric positive definite):
 /// true with r set when the closed or the open branch solves it; false with the normal-only
 /// impulse when neither does (see the file comment).
