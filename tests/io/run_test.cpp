@@ -23,17 +23,14 @@
 
 #include <sys/stat.h>
 
+#include "io/files.hpp"
+
 namespace coulomb {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testing::read;
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path dir = fs::path(COULOMB_BINARY_DIR) / "test-output" / name;

@@ -18,17 +18,14 @@
 #include <string>
 #include <vector>
 
+#include "io/files.hpp"
+
 namespace coulomb {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testing::read;
 
 // A CSV file (plain fields, no quoting) as maps from the header's names to cells.
 std::vector<std::map<std::string, std::string>> csv(const fs::path& file) {
