@@ -260,20 +260,20 @@ void correct_at_end(const Model& model, const ShapeFrames& frames, const ActiveS
   // body an earlier pass moved (a cube pushed out of one neighbour into another that turns with
   // it, or a sphere beside it).
   const std::size_t nbodies = model.bodies.size();
-  out.end_moved.assign(nbodies, 0);
-  const auto select_pairs = [&] {
+  const auto select_pairs = [&](bool with_moved) {
     out.end_pairs.clear();
     for (const ShapePair& pair : frames.pairs) {
       const auto moved = [&](std::int32_t s) {
-        return out.end_moved[static_cast<std::size_t>(
-                   model.shape_body[static_cast<std::size_t>(s)])] != 0;
+        return with_moved && out.end_moved[static_cast<std::size_t>(
+                                 model.shape_body[static_cast<std::size_t>(s)])] != 0;
       };
       if (moved(pair.a) || moved(pair.b) || turns_with_edges(model, state, pair.a, pair.b))
         out.end_pairs.push_back({pair.a, pair.b});
     }
   };
-  select_pairs();
+  select_pairs(false);
   if (out.end_pairs.empty()) return;
+  out.end_moved.assign(nbodies, 0);  // only once some pair turns
   out.end_rebounds.clear();
   for (std::size_t k = 0; k < points.points.size(); ++k) {
     const ContactPoint& c = points.points[k];
@@ -296,7 +296,7 @@ void correct_at_end(const Model& model, const ShapeFrames& frames, const ActiveS
            shape.pose_BS;
   };
   for (int pass = 0; pass < kEndPasses; ++pass) {
-    if (pass > 0) select_pairs();
+    if (pass > 0) select_pairs(true);
     // The points of the pairs at the current poses, within the contact margin: the touching ones
     // are rows too, so that closing one overlap does not push a body into another pair.
     out.end_points.clear();
