@@ -20,6 +20,10 @@ def declared(header: str) -> dict[str, tuple[list[str], list[str]]]:
         reads, writes = [], []
         for param in params.split(","):
             param = " ".join(param.split())
+            # A flag passed by value (solve's `provisional`) is how the stage runs, not a buffer
+            # it reads or writes.
+            if re.fullmatch(r"(bool|int|double) \w+", param):
+                continue
             m = re.fullmatch(r"(const )?([\w:<>]+)\s*&\s*\w*(?:\s*/\*.*\*/)?", param)
             if not m:
                 raise SystemExit(f"stages.hpp: {name}: cannot read the parameter '{param}'")

@@ -199,8 +199,8 @@ class Simulation:
         """The "solver" statistics of summary.json over the steps taken: steps, solves,
         not_converged (and first_not_converged_time), worst_error (and worst_error_time),
         mean_error, max/mean iterations, methods (solves per method that produced the answer:
-        "nsgs", "prox", "nsgs+prox", "nsgs6"), auto_switches, fell_back, cold_starts,
-        local_failures, solves_with_local_failures (docs/outputs.md)."""
+        "nsgs", "prox", "nsgs+prox", "nsgs+prox+nsgs", "nsgs6"), auto_switches, fell_back,
+        cold_starts, local_failures, solves_with_local_failures (docs/outputs.md)."""
         return self._core.solver_statistics()
 
 

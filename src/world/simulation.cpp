@@ -29,7 +29,7 @@ void SolverStatistics::add(const SolverResult& r, double time) {
   auto it = methods.find(method);
   if (it == methods.end()) it = methods.emplace(std::string(method), 0).first;
   ++it->second;
-  if (method == "nsgs+prox") ++auto_switches;
+  if (method == "nsgs+prox" || method == "nsgs+prox+nsgs") ++auto_switches;
   if (r.fell_back) ++fell_back;
   if (r.cold_start) ++cold_starts;
   local_failures += r.local_failures;

@@ -139,24 +139,50 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
       [&](auto& contact) {
         timed(Stage::assemble,
               [&] { stages::assemble(model, state, motion, points, active, contact); });
-        timed(Stage::solve, [&] { stages::solve(model, state, active, points, contact, report); });
         // Points the impulses close join the problem, which is solved again from the answer
-        // found (the new points start from their contact memory).
+        // found (the new points start from their contact memory). While points can still join,
+        // a solve is provisional (kProvisionalTolerance, no stopping pass: its answer only tells
+        // which points close); the last problem is then solved to the model's tolerance from its
+        // provisional answer, and checked once more for points it closes.
+        const bool rule_activates = model.solver.scheme == TimeScheme::midpoint ||
+                                    model.solver.active_set != ActiveSetRule::siconos;
+        auto may_grow = [&](int pass) {
+          return rule_activates && pass < stages::kActivationPasses &&
+                 points.points.size() > active.active.size();
+        };
+        bool provisional = may_grow(0);
+        timed(Stage::solve,
+              [&] { stages::solve(model, state, active, points, contact, report, provisional); });
         report.activated = 0;
-        for (int pass = 0; pass < stages::kActivationPasses; ++pass) {
-          const int before = report.activated;
-          timed(Stage::activate, [&] { stages::activate(model, points, contact, active, report); });
-          if (report.activated == before) break;
+        for (int pass = 0;;) {
           const int iterations = report.solver.iterations;
-          contact.r_kept.assign(contact.r.begin(), contact.r.end());
-          timed(Stage::assemble,
-                [&] { stages::assemble(model, state, motion, points, active, contact); });
-          // The answer kept: the contacts' impulses first, the joint blocks' at the end.
-          const std::size_t joints = contact.joint_of_block.size();
-          std::copy(contact.r_kept.begin(), contact.r_kept.end() - joints, contact.r.begin());
-          std::copy(contact.r_kept.end() - joints, contact.r_kept.end(), contact.r.end() - joints);
+          if (pass < stages::kActivationPasses) {
+            const int before = report.activated;
+            timed(Stage::activate,
+                  [&] { stages::activate(model, points, contact, active, report); });
+            if (report.activated != before) {
+              ++pass;
+              contact.r_kept.assign(contact.r.begin(), contact.r.end());
+              timed(Stage::assemble,
+                    [&] { stages::assemble(model, state, motion, points, active, contact); });
+              // The answer kept: the contacts' impulses first, the joint blocks' at the end.
+              const std::size_t joints = contact.joint_of_block.size();
+              std::copy(contact.r_kept.begin(), contact.r_kept.end() - joints, contact.r.begin());
+              std::copy(contact.r_kept.end() - joints, contact.r_kept.end(),
+                        contact.r.end() - joints);
+              provisional = may_grow(pass);
+              timed(Stage::solve, [&] {
+                stages::solve(model, state, active, points, contact, report, provisional);
+              });
+              report.solver.iterations += iterations;
+              continue;
+            }
+          }
+          if (!provisional) break;
+          // No point joined: the same problem to the model's tolerance, from the answer found.
+          provisional = false;
           timed(Stage::solve,
-                [&] { stages::solve(model, state, active, points, contact, report); });
+                [&] { stages::solve(model, state, active, points, contact, report, false); });
           report.solver.iterations += iterations;
         }
         timed(Stage::integrate, [&] {

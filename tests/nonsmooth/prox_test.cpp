@@ -402,6 +402,45 @@ TEST(ProxBodySpace, AutoLeavesLargeProblemsToNsgs) {
   }
 }
 
+// auto when NSGS stalls and PROX cannot finish (here: stopped after its first factorisation as
+// too dear, as on a 3-D heap): NSGS goes on from the better answer for the sweeps the stall test
+// left, without the test, and reaches the tolerance that plain NSGS reaches; the memory of `auto`
+// does not then prefer Newton. With no sweep left, the answer stays PROX's hand-over's.
+TEST(Solve, AutoGoesOnWithNsgsWhenProxCannotFinish) {
+  const FactoredForceProblem p = testing::random_factored(40, 40, 17u, 0.3);
+  SolverOptions o;
+  o.tolerance = 1e-10;
+  o.max_iterations = 2000;
+  std::vector<Vec3> r0, u0;
+  SolverWorkspace<kForce> ws0;
+  const SolverResult plain = solve(p, r0, u0, o, ws0, SolverKind::nsgs);
+  ASSERT_EQ(plain.status, SolverStatus::converged);
+  ASSERT_GT(plain.iterations, 4);
+  o.stall_window = 2;
+  o.stall_factor = 1e-12;       // stalls after two sweeps
+  o.max_iteration_work = 1e-9;  // PROX stops after its first factorisation
+  std::vector<Vec3> r, u;
+  SolverWorkspace<kForce> ws;
+  const SolverResult result = solve(p, r, u, o, ws, SolverKind::automatic);
+  EXPECT_STREQ(result.method, "nsgs+prox+nsgs");
+  EXPECT_EQ(result.status, SolverStatus::converged);
+  EXPECT_LE(result.error, o.tolerance);
+  EXPECT_LE(result.iterations, o.max_iterations + result.newton_iterations);
+  EXPECT_FALSE(prefer_newton_next(result, true));
+  // The reported error is the answer's.
+  std::vector<Vec3> check(r.size());
+  std::vector<Vec6d> nu;
+  p.velocity(r, check, nu);
+  EXPECT_EQ(contact_error(p, r, check), result.error);
+  // No sweep left after the stall: PROX's hand-over answers, unconverged.
+  o.max_iterations = 2;
+  std::vector<Vec3> r2, u2;
+  SolverWorkspace<kForce> ws2;
+  const SolverResult capped = solve(p, r2, u2, o, ws2, SolverKind::automatic);
+  EXPECT_STREQ(capped.method, "nsgs+prox");
+  EXPECT_NE(capped.status, SolverStatus::converged);
+}
+
 // The symbolic analysis kept in the cache is reused while the pattern is unchanged and redone
 // when it changes: the answers are those of a fresh solve.
 TEST(ProxBodySpace, CacheFollowsThePattern) {

@@ -238,6 +238,65 @@ TEST(Chain, ContactsClosedByTheImpulsesJoinTheProblem) {
   }
 }
 
+// Points closed pass after pass: ball 0 strikes ball 1 (touching, at v), balls 2, 3 and 4 wait
+// δ = 0.1 v h each beyond the one before, and ball 5 waits 0.5 v h beyond ball 4 (e = 0,
+// frictionless, gravity off). Each pass gives the struck row v/k, which closes the next gap within
+// the step (c J_N Δν = (h/2) v/k ≥ δ for k ≤ 4 in the midpoint scheme; θ h v/k, θ = 1/2, in
+// Moreau–Jean), so three points join one pass at a time; ball 5's gap stays open (v h/10 < 0.5 v
+// h). Every solve but the last is provisional (world.cpp: points may still join; error 1e-4), the
+// last, on the same problem, meets the model's tolerance: Moreau's law on the touching row of five
+// gives each v/5 (the LCP of the test above, n = 5), to 1e-8 m/s as there — a provisional answer
+// applied would miss it by ~1e-4 m/s.
+TEST(Chain, PointsClosedPassAfterPassEndAtTheModelTolerance) {
+  for (const char* solver : {"nsgs", "prox", "auto"}) {
+    for (const TimeScheme scheme : {TimeScheme::midpoint, TimeScheme::moreau_jean}) {
+      SCOPED_TRACE(std::string(solver) + " " + to_string(scheme));
+      Model model;
+      State state;
+      model.name = "closed-pass-after-pass";
+      model.gravity = Vec3::Zero();
+      model.time_step = kStep;
+      model.end_time = 10 * kStep;
+      ASSERT_TRUE(parse_solver_kind(solver, model.solver.kind));
+      model.solver.scheme = scheme;
+      model.solver.tolerance = kTolerance;
+      model.materials = {Material{"ball"}};
+      ContactSpec balls;
+      balls.material1 = 0;
+      balls.material2 = 0;
+      balls.normal.params["restitution"] = 0.0;
+      balls.friction.params["mu"] = 0.0;
+      model.contacts = {balls};
+      const double gap = 0.1 * kSpeed * kStep;
+      const double gaps[6] = {0.0, 0.0, gap, gap, gap, 5.0 * gap};
+      double x = 0.0;
+      for (int i = 0; i < 6; ++i) {
+        x += (i == 0 ? 0.0 : 2.0 * kRadius) + gaps[i];
+        add_body(model, state,
+                 {.name = "ball" + std::to_string(i),
+                  .material = 0,
+                  .mass = kMass,
+                  .inertia_B = testing::solid_sphere_inertia(kMass, kRadius),
+                  .x = Vec3(x, 0.0, 0.0),
+                  .v = Vec3(i == 0 ? kSpeed : 0.0, 0.0, 0.0)},
+                 {testing::sphere_shape(kRadius)});
+      }
+      model.finalize();
+      Workspace ws;
+      prepare(model, ws);
+      const StepReport& report = step(model, state, ws);
+      ASSERT_TRUE(report.finite);
+      EXPECT_EQ(report.activated, 3);
+      EXPECT_EQ(report.active_contacts, 4);
+      EXPECT_EQ(report.solver.status, SolverStatus::converged);
+      EXPECT_LE(report.solver.error, kTolerance);
+      for (int i = 0; i < 5; ++i)
+        EXPECT_NEAR(state.v_WC[static_cast<std::size_t>(i)].x(), kSpeed / 5.0, 1e-8) << i;
+      EXPECT_EQ(state.v_WC[5].x(), 0.0);
+    }
+  }
+}
+
 // The same in general 3-D motion: ball 0, spinning about an axis that is not its velocity's,
 // strikes ball 1 obliquely (normal n01, not along a coordinate axis), with friction μ = 0.3, and
 // ball 2 waits 1e-5 m beyond ball 1 along a third direction n12 (n01·n12 = 0.78). The impulse on

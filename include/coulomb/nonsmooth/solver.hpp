@@ -135,8 +135,9 @@ struct SolverResult {
   SolverStatus status = SolverStatus::converged;
   int iterations = 0;
   double error = 0.0;  ///< ‖r − P_K(r − u − [μ‖u_T‖,0,0])‖ / ‖q‖ of the returned r
-  double time_s = 0.0;      ///< wall time of the solve [s]
-  const char* method = "";  ///< what ran: "nsgs", "prox", "nsgs+prox", "nsgs6" (static string)
+  double time_s = 0.0;  ///< wall time of the solve [s]
+  /// what ran: "nsgs", "prox", "nsgs+prox", "nsgs+prox+nsgs", "nsgs6" (static string)
+  const char* method = "";
   /// Error of the start: the caller's warm start, or r = 0 (kWarmStartFactor).
   double start_error = 0.0;
   /// The warm start's error was above kWarmStartFactor times that of r = 0 (or not finite): the
@@ -161,7 +162,8 @@ struct SolverResult {
 enum class SolverKind : std::uint8_t {
   nsgs,       ///< solve_nsgs only
   prox,       ///< solve_prox only (3 unknowns per contact)
-  automatic,  ///< NSGS with a stall test, then PROX from the same warm start (3 unknowns); NSGS (6)
+  automatic,  ///< NSGS with a stall test, then PROX from the same warm start, then NSGS again
+              ///< unless PROX converged (3 unknowns); NSGS (6)
 };
 
 /// Stall window of SolverKind::automatic when options.stall_window is 0 [sweeps]: NSGS hands over
@@ -325,8 +327,10 @@ SolverResult solve_nsgs(const FactoredProblem<N>& problem, std::vector<VecN<N>>&
 /// on a force problem, NSGS runs with options.stall_window (kAutoStallWindow if 0); unless it
 /// converged or ran out of time, PROX runs from the caller's warm start (not from NSGS's stalled
 /// iterate, see solve.cpp) with options.max_iterations Newton iterations and the time left of
-/// options.max_time_s. Iterations (sweeps + Newton iterations) and time are summed; `method` says
-/// what ran. Throws std::invalid_argument for a (kind, size) pair solver_supports rejects.
+/// options.max_time_s; unless PROX converged, NSGS goes on from the better answer without the
+/// stall test for the sweeps left of options.max_iterations ("nsgs+prox+nsgs"). Iterations (sweeps
+/// + Newton iterations) and time are summed; `method` says what ran. Throws std::invalid_argument
+/// for a (kind, size) pair solver_supports rejects.
 template <int N>
 SolverResult solve(const ContactProblem<N>& problem, std::vector<VecN<N>>& r,
                    std::vector<VecN<N>>& u, const SolverOptions& options,

@@ -31,9 +31,10 @@ struct SolverStatistics {
   std::int64_t max_iterations = 0;
   double mean_iterations = 0.0;
   double first_not_converged_time = -1.0;  ///< [s], −1 if none
-  /// Solves per method that produced the answer ("nsgs", "prox", "nsgs+prox", "nsgs6").
+  /// Solves per method that produced the answer ("nsgs", "prox", "nsgs+prox", "nsgs+prox+nsgs",
+  /// "nsgs6").
   std::map<std::string, std::int64_t, std::less<>> methods;
-  std::int64_t auto_switches = 0;   ///< `auto` handed over to PROX ("nsgs+prox")
+  std::int64_t auto_switches = 0;   ///< `auto` handed over to PROX ("nsgs+prox", "nsgs+prox+nsgs")
   std::int64_t fell_back = 0;       ///< the solver's last iterate was replaced (SolverResult)
   std::int64_t cold_starts = 0;     ///< the warm start was worse than r = 0
   std::int64_t local_failures = 0;  ///< Σ over solves of the local failures of the last sweep

@@ -9,7 +9,8 @@
 // end velocity points against its start velocity in a row group (slip; spin; rolling), with a
 // start speed above kMovingSpeed (stages.hpp), takes Moreau's law at the end of the step for that
 // step (ξ = u⁺ + shift: a stop is exact, as in Moreau–Jean), and the problem is solved once more
-// from the answer found. One pass only: a contact that the second solve makes reverse keeps the
+// from the answer found (not in a provisional solve, whose answer only decides which points join
+// the problem: world.cpp). One pass only: a contact that the second solve makes reverse keeps the
 // midpoint law, and its overshoot (smaller than its start speed) ends in the next step, where it
 // no longer counts as moving.
 #include <coulomb/nonsmooth/solver.hpp>
@@ -37,14 +38,15 @@ bool reverses(const Vec6& start, const Vec6& end, int rows) {
 template <int D>
 SolverResult solve_stopping(const Model& model, const ActiveSet& active, ContactPoints& points,
                             ContactBuffers<D>& contact, const SolverOptions& options,
-                            SolverKind kind) {
+                            SolverKind kind, bool provisional) {
   FactoredProblem<D>& problem = contact.problem;
   const std::vector<VecN<D>>& u = contact.u;
   auto run = [&] {
     return coulomb::solve(problem, contact.r, contact.u, options, contact.solver, kind);
   };
   SolverResult result = run();
-  if (model.solver.scheme != TimeScheme::midpoint || result.status != SolverStatus::converged)
+  if (provisional || model.solver.scheme != TimeScheme::midpoint ||
+      result.status != SolverStatus::converged)
     return result;
   const std::size_t nactive = active.active.size();
   bool changed = false;
@@ -72,7 +74,7 @@ SolverResult solve_stopping(const Model& model, const ActiveSet& active, Contact
 
 template <int D>
 void solve(const Model& model, const State& state, const ActiveSet& active, ContactPoints& points,
-           ContactBuffers<D>& contact, StepReport& report) {
+           ContactBuffers<D>& contact, StepReport& report, bool provisional) {
   // The active contacts, then the joint blocks (assemble).
   const auto nblocks = static_cast<std::size_t>(contact.problem.contact_count);
   report.joint_blocks = static_cast<int>(contact.joint_of_block.size());
@@ -86,7 +88,10 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
   }
   // contact.r holds the warm start set by the assembly (the contact memory of the last step).
   SolverOptions options;
-  options.tolerance = model.solver.tolerance;
+  // A provisional solve (world.cpp: points may still join the problem) stops early; its answer
+  // only tells `activate` which points close.
+  options.tolerance = provisional ? std::max(model.solver.tolerance, kProvisionalTolerance)
+                                  : model.solver.tolerance;
   options.max_iterations = model.solver.max_iterations;
   // The error costs a pass over W: check it every 20 sweeps at most (the reported error is
   // always the true one at exit), which saves about 30 % of the sweep time.
@@ -106,7 +111,7 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
   // return their best iterate, never worse than their start and never non-finite from a finite
   // start: what the integration applies.
   assert(solver_supports(kind, D));
-  report.solver = solve_stopping<D>(model, active, points, contact, options, kind);
+  report.solver = solve_stopping<D>(model, active, points, contact, options, kind, provisional);
   contact.prefer_newton_next = prefer_newton_next(report.solver, options.prefer_newton);
   // The bodies' velocity change of the answer, for the activation check (which reads it only
   // for the points left out of the problem).
@@ -115,8 +120,8 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
 }
 
 template void solve<kForce>(const Model&, const State&, const ActiveSet&, ContactPoints&,
-                            ContactBuffers<kForce>&, StepReport&);
+                            ContactBuffers<kForce>&, StepReport&, bool);
 template void solve<kWrench>(const Model&, const State&, const ActiveSet&, ContactPoints&,
-                             ContactBuffers<kWrench>&, StepReport&);
+                             ContactBuffers<kWrench>&, StepReport&, bool);
 
 }  // namespace coulomb::stages
