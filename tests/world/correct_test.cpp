@@ -167,8 +167,14 @@ TEST(PositionStage, TumblingCubesEndEveryStepWithoutOverlap) {
   EXPECT_GT(corrected, 0);  // the check ran
   // The last pass leaves its rows' linearised gaps within 1e-3 of the tolerance (1e-8 m); its own
   // displacement (micrometres, rotations of microradians) moves a corner by their product: far
-  // below 1e-8 m. Bound: the tolerance.
-  EXPECT_LE(worst, model.solver.position_tolerance) << "at t = " << worst_time << " s";
+  // below 1e-8 m. A point is closed only when deeper than the tolerance (its linearised gap for
+  // the step's points, the true one for the check's): one left just above −tolerance by its
+  // linearised gap can end deeper by the second-order part, at most ½ h |Δω| of it for a pair the
+  // check leaves alone (h |Δω| reach ≤ tolerance); here |Δω| < 90 rad/s, h = 1e-3 s: 4.5 %.
+  // Measured: no overlap at all before the stopping test moved to the provisional answer
+  // (src/world/stages/solve.cpp), 1.002e-8 m at t = 0.208 s after (a trajectory changed at
+  // round-off). Bound: the tolerance and that second-order part.
+  EXPECT_LE(worst, 1.045 * model.solver.position_tolerance) << "at t = " << worst_time << " s";
   // The lifts are booked: the audit closes to round-off.
   const Energy e1 = energy(model, state);
   EXPECT_NEAR(e1.kinetic + e1.potential + state.dissipated, e0.kinetic + e0.potential, 1e-12);
