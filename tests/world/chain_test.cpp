@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "world/builders.hpp"
 
@@ -176,6 +177,40 @@ TEST(Chain, MoreauImpactOfATouchingRowIsNotNewtonsCradle) {
   }
 }
 
+// The model of the activation tests below: gravity off, e = 0, friction μ between the balls.
+void configure_balls(Model& model, const char* name, double mu) {
+  model.name = name;
+  model.gravity = Vec3::Zero();
+  model.time_step = kStep;
+  model.end_time = 10 * kStep;
+  model.solver.tolerance = kTolerance;
+  model.materials = {Material{"ball"}};
+  ContactSpec balls;
+  balls.material1 = 0;
+  balls.material2 = 0;
+  balls.normal.params["restitution"] = 0.0;
+  balls.friction.params["mu"] = mu;
+  model.contacts = {balls};
+}
+
+// A row of frictionless balls along x: ball i at x[i], ball 0 moving at v, the others at rest.
+void add_row(Model& model, State& state, const char* name, const char* solver, TimeScheme scheme,
+             const std::vector<double>& x) {
+  configure_balls(model, name, 0.0);
+  ASSERT_TRUE(parse_solver_kind(solver, model.solver.kind));
+  model.solver.scheme = scheme;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    add_body(model, state,
+             {.name = "ball" + std::to_string(i),
+              .material = 0,
+              .mass = kMass,
+              .inertia_B = testing::solid_sphere_inertia(kMass, kRadius),
+              .x = Vec3(x[i], 0.0, 0.0),
+              .v = Vec3(i == 0 ? kSpeed : 0.0, 0.0, 0.0)},
+             {testing::sphere_shape(kRadius)});
+  model.finalize();
+}
+
 // A contact the impulses close (stage activate): ball 0 strikes ball 1 (touching, at v), and ball
 // 2 waits a gap δ = 0.1 v h beyond ball 1, floating, e = 0, frictionless. The free motion does not
 // close the gap 1–2 (balls 1 and 2 are at rest), so kinematics leaves that point out of the
@@ -189,32 +224,9 @@ TEST(Chain, ContactsClosedByTheImpulsesJoinTheProblem) {
       SCOPED_TRACE(std::string(solver) + " " + to_string(scheme));
       Model model;
       State state;
-      model.name = "closed-by-impulses";
-      model.gravity = Vec3::Zero();
-      model.time_step = kStep;
-      model.end_time = 10 * kStep;
-      ASSERT_TRUE(parse_solver_kind(solver, model.solver.kind));
-      model.solver.scheme = scheme;
-      model.solver.tolerance = kTolerance;
-      model.materials = {Material{"ball"}};
-      ContactSpec balls;
-      balls.material1 = 0;
-      balls.material2 = 0;
-      balls.normal.params["restitution"] = 0.0;
-      balls.friction.params["mu"] = 0.0;
-      model.contacts = {balls};
       const double gap = 0.1 * kSpeed * kStep;
-      const double x[3] = {0.0, 2.0 * kRadius, 4.0 * kRadius + gap};
-      for (int i = 0; i < 3; ++i)
-        add_body(model, state,
-                 {.name = "ball" + std::to_string(i),
-                  .material = 0,
-                  .mass = kMass,
-                  .inertia_B = testing::solid_sphere_inertia(kMass, kRadius),
-                  .x = Vec3(x[i], 0.0, 0.0),
-                  .v = Vec3(i == 0 ? kSpeed : 0.0, 0.0, 0.0)},
-                 {testing::sphere_shape(kRadius)});
-      model.finalize();
+      add_row(model, state, "closed-by-impulses", solver, scheme,
+              {0.0, 2.0 * kRadius, 4.0 * kRadius + gap});
       Workspace ws;
       prepare(model, ws);
       const StepReport& report = step(model, state, ws);
@@ -253,35 +265,11 @@ TEST(Chain, PointsClosedPassAfterPassEndAtTheModelTolerance) {
       SCOPED_TRACE(std::string(solver) + " " + to_string(scheme));
       Model model;
       State state;
-      model.name = "closed-pass-after-pass";
-      model.gravity = Vec3::Zero();
-      model.time_step = kStep;
-      model.end_time = 10 * kStep;
-      ASSERT_TRUE(parse_solver_kind(solver, model.solver.kind));
-      model.solver.scheme = scheme;
-      model.solver.tolerance = kTolerance;
-      model.materials = {Material{"ball"}};
-      ContactSpec balls;
-      balls.material1 = 0;
-      balls.material2 = 0;
-      balls.normal.params["restitution"] = 0.0;
-      balls.friction.params["mu"] = 0.0;
-      model.contacts = {balls};
       const double gap = 0.1 * kSpeed * kStep;
       const double gaps[6] = {0.0, 0.0, gap, gap, gap, 5.0 * gap};
-      double x = 0.0;
-      for (int i = 0; i < 6; ++i) {
-        x += (i == 0 ? 0.0 : 2.0 * kRadius) + gaps[i];
-        add_body(model, state,
-                 {.name = "ball" + std::to_string(i),
-                  .material = 0,
-                  .mass = kMass,
-                  .inertia_B = testing::solid_sphere_inertia(kMass, kRadius),
-                  .x = Vec3(x, 0.0, 0.0),
-                  .v = Vec3(i == 0 ? kSpeed : 0.0, 0.0, 0.0)},
-                 {testing::sphere_shape(kRadius)});
-      }
-      model.finalize();
+      std::vector<double> x(6, 0.0);
+      for (int i = 1; i < 6; ++i) x[i] = x[i - 1] + 2.0 * kRadius + gaps[i];
+      add_row(model, state, "closed-pass-after-pass", solver, scheme, x);
       Workspace ws;
       prepare(model, ws);
       const StepReport& report = step(model, state, ws);
@@ -307,18 +295,7 @@ TEST(Chain, PointsClosedPassAfterPassEndAtTheModelTolerance) {
 TEST(Chain, ContactsClosedByTheImpulsesJoinTheProblemIn3D) {
   Model model;
   State state;
-  model.name = "closed-by-impulses-3d";
-  model.gravity = Vec3::Zero();
-  model.time_step = kStep;
-  model.end_time = 10 * kStep;
-  model.solver.tolerance = kTolerance;
-  model.materials = {Material{"ball"}};
-  ContactSpec balls;
-  balls.material1 = 0;
-  balls.material2 = 0;
-  balls.normal.params["restitution"] = 0.0;
-  balls.friction.params["mu"] = 0.3;
-  model.contacts = {balls};
+  configure_balls(model, "closed-by-impulses-3d", 0.3);
   const Vec3 n01 = Vec3(1.0, 0.4, 0.25).normalized();
   const Vec3 n12 = Vec3(0.8, -0.3, 0.6).normalized();
   const Vec3 x0 = Vec3::Zero();
