@@ -191,6 +191,7 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
   j["solver"] = {{"name", to_string(model.solver.kind)},
                  {"tolerance", model.solver.tolerance},
                  {"max_iterations_setting", model.solver.max_iterations},
+                 {"max_step_iterations_setting", model.solver.max_step_iterations},
                  {"solves", st.solves},
                  {"not_converged", st.not_converged},
                  {"first_not_converged_time", st.first_not_converged_time},

@@ -61,10 +61,10 @@ void read_time(const Reporter& r, const Field& f, Model& m) {
 
 void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   const MapView map(r, f);
-  map.allow({"formulation", "scheme", "name", "tolerance", "max_iterations", "anderson", "theta",
-             "active_set", "contact_margin", "activation_distance", "position_correction",
-             "position_tolerance", "integrator", "rtol", "atol", "max_step", "jacobian",
-             "sharp_radius"});
+  map.allow({"formulation", "scheme", "name", "tolerance", "max_iterations", "max_step_iterations",
+             "anderson", "theta", "active_set", "contact_margin", "activation_distance",
+             "position_correction", "position_tolerance", "integrator", "rtol", "atol", "max_step",
+             "jacobian", "sharp_radius"});
   if (auto v = map.get("formulation")) {
     s.formulation = one_of(r, *v, "formulation", {"nonsmooth", "compliant"}) == "nonsmooth"
                         ? Formulation::nonsmooth
@@ -73,9 +73,9 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   // Each formulation's own keys (contact_margin is both's).
   const bool compliant = s.formulation == Formulation::compliant;
   for (const char* key :
-       {"scheme", "name", "tolerance", "max_iterations", "anderson", "theta", "active_set",
-        "activation_distance", "position_correction", "position_tolerance", "integrator", "rtol",
-        "atol", "max_step", "jacobian"}) {
+       {"scheme", "name", "tolerance", "max_iterations", "max_step_iterations", "anderson", "theta",
+        "active_set", "activation_distance", "position_correction", "position_tolerance",
+        "integrator", "rtol", "atol", "max_step", "jacobian"}) {
     const bool compliant_key = std::string_view(key) == "integrator" ||
                                std::string_view(key) == "rtol" || std::string_view(key) == "atol" ||
                                std::string_view(key) == "max_step" ||
@@ -113,6 +113,12 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   if (auto v = map.get("max_iterations")) {
     s.max_iterations = integer(r, *v);
     if (s.max_iterations < 1) {
+      r.fail(*v, fmt::format("{} must be >= 1, got {}", v->path, v->node.Scalar()));
+    }
+  }
+  if (auto v = map.get("max_step_iterations")) {
+    s.max_step_iterations = integer(r, *v);
+    if (s.max_step_iterations < 1) {
       r.fail(*v, fmt::format("{} must be >= 1, got {}", v->path, v->node.Scalar()));
     }
   }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <variant>
@@ -150,12 +151,18 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
           return rule_activates && pass < stages::kActivationPasses &&
                  points.points.size() > active.active.size();
         };
+        // Budget mode (solver.max_step_iterations): the solves of the step share the budget; spent,
+        // the step applies the answer it has (a provisional one judged at the model's tolerance).
+        const int budget = model.solver.max_step_iterations > 0 ? model.solver.max_step_iterations
+                                                                : std::numeric_limits<int>::max();
         bool provisional = may_grow(0);
-        timed(Stage::solve,
-              [&] { stages::solve(model, state, active, points, contact, report, provisional); });
+        timed(Stage::solve, [&] {
+          stages::solve(model, state, active, points, contact, report, provisional, budget);
+        });
         report.activated = 0;
         for (int pass = 0;;) {
           const int iterations = report.solver.iterations;
+          if (iterations >= budget) break;
           if (pass < stages::kActivationPasses) {
             const int before = report.activated;
             timed(Stage::activate,
@@ -172,7 +179,8 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
                         contact.r.end() - joints);
               provisional = may_grow(pass);
               timed(Stage::solve, [&] {
-                stages::solve(model, state, active, points, contact, report, provisional);
+                stages::solve(model, state, active, points, contact, report, provisional,
+                              budget - iterations);
               });
               report.solver.iterations += iterations;
               continue;
@@ -181,10 +189,14 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
           if (!provisional) break;
           // No point joined: the same problem to the model's tolerance, from the answer found.
           provisional = false;
-          timed(Stage::solve,
-                [&] { stages::solve(model, state, active, points, contact, report, false); });
+          timed(Stage::solve, [&] {
+            stages::solve(model, state, active, points, contact, report, false,
+                          budget - iterations);
+          });
           report.solver.iterations += iterations;
         }
+        if (provisional && report.solver.error > model.solver.tolerance)
+          report.solver.status = SolverStatus::max_iterations;
         timed(Stage::integrate, [&] {
           stages::integrate(model, motion, points, active, contact, state, ws.step_results, report);
         });

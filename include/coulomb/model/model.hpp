@@ -163,7 +163,13 @@ struct SolverSettings {
   /// (ContactSpec::moment_law): finalize() rejects the combination.
   SolverKind kind = SolverKind::automatic;
   double tolerance = 1e-10;  ///< error ‖r − P_K(...)‖/‖q‖ to reach [-]
-  int max_iterations = 500;  ///< NSGS sweeps per step
+  /// NSGS sweeps (or PROX Newton iterations) of one solve; a step solves up to
+  /// 2 + kActivationPasses times (docs/nonsmooth.md)
+  int max_iterations = 500;
+  /// Budget mode: at most this many sweeps and Newton iterations over all the solves of a step
+  /// (0: no budget). When it runs out the step applies the answer it has and reports its error and
+  /// status `max_iterations` in solver.csv (docs/nonsmooth-solvers.md, "Budget mode").
+  int max_step_iterations = 0;
   /// Depth of the Anderson acceleration of the NSGS sweeps (nsgs and auto; 0: plain Gauss–Seidel;
   /// SolverOptions::anderson_depth).
   int anderson_depth = 5;

@@ -39,7 +39,7 @@ bool reverses(const Vec6& start, const Vec6& end, int rows) {
 template <int D>
 SolverResult solve_stopping(const Model& model, const ActiveSet& active, ContactPoints& points,
                             ContactBuffers<D>& contact, const SolverOptions& options,
-                            SolverKind kind, bool provisional) {
+                            SolverKind kind, bool provisional, int iterations_left) {
   FactoredProblem<D>& problem = contact.problem;
   const std::vector<VecN<D>>& u = contact.u;
   auto run = [&](const SolverOptions& o) {
@@ -67,10 +67,19 @@ SolverResult solve_stopping(const Model& model, const ActiveSet& active, Contact
     }
     return changed;
   };
+  // The next solve of the same problem from the answer found, within the step's budget (budget
+  // mode): spent, the answer found is the one, its status judged at the model's tolerance.
   auto go_on = [&](SolverResult first) {
-    const int iterations = first.iterations;
-    SolverResult result = run(options);
-    result.iterations += iterations;
+    const int left = iterations_left - first.iterations;
+    if (left <= 0) {
+      first.status =
+          first.error <= options.tolerance ? SolverStatus::converged : SolverStatus::max_iterations;
+      return first;
+    }
+    SolverOptions next = options;
+    next.max_iterations = std::min(model.solver.max_iterations, left);
+    SolverResult result = run(next);
+    result.iterations += first.iterations;
     return result;
   };
   // The test is made on an answer at kProvisionalTolerance, and the step's answer is the one
@@ -105,7 +114,7 @@ SolverResult solve_stopping(const Model& model, const ActiveSet& active, Contact
 
 template <int D>
 void solve(const Model& model, const State& state, const ActiveSet& active, ContactPoints& points,
-           ContactBuffers<D>& contact, StepReport& report, bool provisional) {
+           ContactBuffers<D>& contact, StepReport& report, bool provisional, int iterations_left) {
   // The active contacts, then the joint blocks (assemble).
   const auto nblocks = static_cast<std::size_t>(contact.problem.contact_count);
   report.joint_blocks = static_cast<int>(contact.joint_of_block.size());
@@ -123,7 +132,7 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
   // only tells `activate` which points close.
   options.tolerance = provisional ? std::max(model.solver.tolerance, kProvisionalTolerance)
                                   : model.solver.tolerance;
-  options.max_iterations = model.solver.max_iterations;
+  options.max_iterations = std::min(model.solver.max_iterations, iterations_left);
   // The error costs a pass over W: check it every 20 sweeps at most (the reported error is
   // always the true one at exit), which saves about 30 % of the sweep time.
   options.error_check_interval = 20;
@@ -142,7 +151,8 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
   // return their best iterate, never worse than their start and never non-finite from a finite
   // start: what the integration applies.
   assert(solver_supports(kind, D));
-  report.solver = solve_stopping<D>(model, active, points, contact, options, kind, provisional);
+  report.solver = solve_stopping<D>(model, active, points, contact, options, kind, provisional,
+                                    iterations_left);
   contact.prefer_newton_next = prefer_newton_next(report.solver, options.prefer_newton);
   // The bodies' velocity change of the answer, for the activation check (which reads it only
   // for the points left out of the problem).
@@ -151,8 +161,8 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
 }
 
 template void solve<kForce>(const Model&, const State&, const ActiveSet&, ContactPoints&,
-                            ContactBuffers<kForce>&, StepReport&, bool);
+                            ContactBuffers<kForce>&, StepReport&, bool, int);
 template void solve<kWrench>(const Model&, const State&, const ActiveSet&, ContactPoints&,
-                             ContactBuffers<kWrench>&, StepReport&, bool);
+                             ContactBuffers<kWrench>&, StepReport&, bool, int);
 
 }  // namespace coulomb::stages

@@ -48,10 +48,11 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
 /// midpoint scheme is solved again with the end-of-step law (its `moving` flag cleared). A
 /// `provisional` solve, whose answer only tells `activate` which points the impulses close, stops
 /// at the looser of kProvisionalTolerance and the model's tolerance and leaves the stopping
-/// contacts to the final solve.
+/// contacts to the final solve. Its sweeps and Newton iterations are at most `iterations_left`
+/// (SolverSettings::max_step_iterations, budget mode), of each solve model.solver.max_iterations.
 template <int N>
 void solve(const Model& model, const State& state, const ActiveSet& active, ContactPoints& points,
-           ContactBuffers<N>& contact, StepReport& report, bool provisional);
+           ContactBuffers<N>& contact, StepReport& report, bool provisional, int iterations_left);
 /// Points the solve's impulses close (their end gap predicted again with the velocities after
 /// the impulses is ≤ 0) join the active set; StepReport::activated counts them (the caller
 /// assembles and solves again when it grew).
