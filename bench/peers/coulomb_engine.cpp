@@ -16,10 +16,12 @@ namespace {
 class CoulombEngine final : public Engine {
  public:
   CoulombEngine(const Scene& scene, bool nsgs10) : model_(scene.model), state_(scene.state) {
-    // The sweep-capped variant: plain NSGS, 10 sweeps at most, same tolerance.
+    // The sweep-capped variant (budget mode): plain NSGS, 10 sweeps a step at most over all its
+    // solves, as Bullet's 10 iterations, same tolerance.
     if (nsgs10) {
       model_.solver.kind = SolverKind::nsgs;
       model_.solver.max_iterations = 10;
+      model_.solver.max_step_iterations = 10;
     }
     model_.finalize();
     prepare(model_, ws_);
