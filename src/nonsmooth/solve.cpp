@@ -166,8 +166,8 @@ SolverResult solve_force(const Problem& problem, std::vector<Vec3>& r, std::vect
   const double time_left =
       options.max_time_s -
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (result.status != SolverStatus::converged && result.status != SolverStatus::max_time &&
-      sweeps_left > 0 && time_left > 0.0) {
+  if (options.finish_with_nsgs && result.status != SolverStatus::converged &&
+      result.status != SolverStatus::max_time && sweeps_left > 0 && time_left > 0.0) {
     SolverOptions rest = options;
     rest.stall_window = 0;
     rest.max_iterations = sweeps_left;

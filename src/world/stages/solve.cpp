@@ -132,6 +132,7 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
   // only tells `activate` which points close.
   options.tolerance = provisional ? std::max(model.solver.tolerance, kProvisionalTolerance)
                                   : model.solver.tolerance;
+  options.finish_with_nsgs = !provisional;
   options.max_iterations = std::min(model.solver.max_iterations, iterations_left);
   // The error costs a pass over W: check it every 20 sweeps at most (the reported error is
   // always the true one at exit), which saves about 30 % of the sweep time.
