@@ -81,18 +81,25 @@ Quat integrate_orientation(const Quat& q0_WB, const Vec3& omega_theta_B, double 
   return q1;
 }
 
+bool isotropic(const Mat3& I_B) { return I_B == Mat3(I_B(0, 0) * Mat3::Identity()); }
+
+FreeRotation rotate_free_isotropic(const Quat& q0_WB, const Vec3& omega0_B, double h,
+                                   double theta) {
+  // Π × Ω = 0: Ω is constant (skipping Newton keeps it bit-exact).
+  FreeRotation out;
+  out.omega_B = omega0_B;
+  out.converged = true;
+  out.q_WB = integrate_orientation(q0_WB, theta * out.omega_B + (1.0 - theta) * omega0_B, h);
+  return out;
+}
+
 FreeRotation rotate_free(const Quat& q0_WB, const Mat3& I_B, const Mat3& I_B_inv,
                          const Vec3& omega0_B, double h, double theta) {
+  if (isotropic(I_B)) return rotate_free_isotropic(q0_WB, omega0_B, h, theta);
   FreeRotation out;
-  // Isotropic inertia: Π × Ω = 0, Ω is constant (skipping Newton keeps it bit-exact).
-  if (I_B == Mat3(I_B(0, 0) * Mat3::Identity())) {
-    out.omega_B = omega0_B;
-    out.converged = true;
-  } else {
-    const FreeRotationStep s = solve_free_rotation(I_B, I_B_inv, omega0_B, Vec3::Zero(), h, theta);
-    out.omega_B = s.omega1_B;
-    out.converged = s.converged;
-  }
+  const FreeRotationStep s = solve_free_rotation(I_B, I_B_inv, omega0_B, Vec3::Zero(), h, theta);
+  out.omega_B = s.omega1_B;
+  out.converged = s.converged;
   out.q_WB = integrate_orientation(q0_WB, theta * out.omega_B + (1.0 - theta) * omega0_B, h);
   return out;
 }

@@ -120,11 +120,12 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
   for (std::size_t b = 0; b < nbodies; ++b) {
     // (a body held by a joint is in every step's problem: docs/joints.md)
     const bool jointed = b < model.compiled.body_jointed.size() && model.compiled.body_jointed[b];
-    if (model.bodies[b].fixed ||
+    // (Body::fixed and inv_mass() as free_motion read them: FreeMotion::body_flags)
+    if ((motion.body_flags[b] & kBodyFixed) != 0 ||
         (!jointed && active.body_contacts_start[b] == active.body_contacts_start[b + 1]))
       continue;
     out.body_index[b] = p.body_count++;
-    p.inv_mass.push_back(model.bodies[b].inv_mass());
+    p.inv_mass.push_back(motion.inv_mass[b]);
     p.inv_inertia.push_back(motion.inv_inertia_W[b]);
   }
 
