@@ -35,6 +35,9 @@ namespace coulomb::stages {
 
 namespace {
 
+// How many bodies ahead the loop over the bodies prefetches the Body's fields.
+constexpr std::size_t kBodyPrefetch = 4;
+
 // The world velocity of point p of body b with twist (v, ω) about its centre of mass x.
 Vec3 point_velocity(const Vec3& v, const Vec3& w, const Vec3& x, const Vec3& p) {
   return v + w.cross(p - x);
@@ -56,6 +59,17 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
       parallel_count(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t i) {
         const auto b = static_cast<std::size_t>(i);
         const Body& body = model.bodies[b];
+        // The fields read here lie on six of the Body's eight cache lines, which the hardware
+        // does not fetch ahead on its own: ask for those of a body a few indices on.
+        if (b + kBodyPrefetch < nbodies) {
+          const Body& next = model.bodies[b + kBodyPrefetch];
+          __builtin_prefetch(&next.fixed);
+          __builtin_prefetch(&next.inertia_B);
+          __builtin_prefetch(&next.motion);
+          __builtin_prefetch(&next.load.force);
+          __builtin_prefetch(&next.load.torque);
+          __builtin_prefetch(&next.load.table);
+        }
         const bool loaded = body.load.applies_force();
         const auto flags = static_cast<std::uint8_t>(
             (body.fixed ? kBodyFixed : 0) | (body.driven() ? kBodyDriven : 0) |
