@@ -36,9 +36,8 @@ inline void shuffle_order(std::vector<std::int32_t>& order, std::uint64_t& state
 
 // How a sweep reaches the other contacts' impulses, per problem form. Both give: size(), q(),
 // velocity(r, u) (u = W r + q, exact; it leaves the sweep's own state as reset(r) does), reset(r)
-// (after r was replaced), and sweep(r, ω, order,
-// local_solve) → the number of local solves short of their tolerance (each local solve leaves its
-// best answer in r[a]).
+// (after r was replaced), and sweep(r, ω, order, local_solve) → the number of local solves short
+// of their tolerance (each local solve leaves its best answer in r[a]).
 
 // The assembled problem: q̃_α = q_α + Σ_{β≠α} W_αβ r_β over the stored blocks of row α.
 template <int N>

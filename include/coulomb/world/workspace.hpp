@@ -88,9 +88,6 @@ struct StepReport {
 
 using Jacobian36 = Eigen::Matrix<double, 3, 6>;
 
-/// Stage free_motion's output (nbodies). The contact configuration is where the step evaluates
-/// its contacts: the midpoint x_k + (h/2) v_k (after a torque-free half-step rotation) for the
-/// midpoint scheme, the start of the step for Moreau–Jean.
 /// Bits of FreeMotion::body_flags: Body::fixed, Body::driven(), BodyLoad::applies_force(),
 /// BodyLoad::damps(), and an isotropic inertia (I_B = c·Id: no gyroscopic term, rotate_free).
 enum BodyFlag : std::uint8_t {
@@ -101,6 +98,9 @@ enum BodyFlag : std::uint8_t {
   kBodyIsotropic = 16,
 };
 
+/// Stage free_motion's output (nbodies). The contact configuration is where the step evaluates
+/// its contacts: the midpoint x_k + (h/2) v_k (after a torque-free half-step rotation) for the
+/// midpoint scheme, the start of the step for Moreau–Jean.
 struct FreeMotion {
   std::vector<Vec3> x_c;            ///< (nbodies) centre of mass at the contact configuration [m]
   std::vector<Quat> q_c;            ///< (nbodies) orientation at the contact configuration
