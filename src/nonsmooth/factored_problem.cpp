@@ -63,8 +63,10 @@ void FactoredProblem<N>::finish() {
   G2.resize(nc);
   w_diag.resize(nc);
   const auto inverse_mass_times = [&](const Jacobian& J, std::int32_t b) {
-    InvMassJt g = InvMassJt::Zero();
-    if (b < 0) return g;
+    if (b < 0) return InvMassJt(InvMassJt::Zero());
+    // Every entry is written below: no zero fill first (GCC filled the 144 bytes with `rep stos`,
+    // a quarter of this loop's time on a carpet of 10⁴ spheres).
+    InvMassJt g;
     g.template topRows<3>() = inv_mass[b] * J.template leftCols<3>().transpose();
     g.template bottomRows<3>() = inv_inertia[b] * J.template rightCols<3>().transpose();
     return g;

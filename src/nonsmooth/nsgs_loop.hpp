@@ -35,9 +35,9 @@ inline void shuffle_order(std::vector<std::int32_t>& order, std::uint64_t& state
 }
 
 // How a sweep reaches the other contacts' impulses, per problem form. Both give: size(), q(),
-// velocity(r, u) (u = W r + q, exact), reset(r) (after r was replaced), and sweep(r, ω, order,
-// local_solve) → the number of local solves short of their tolerance (each local solve leaves its
-// best answer in r[a]).
+// velocity(r, u) (u = W r + q, exact; it leaves the sweep's own state as reset(r) does), reset(r)
+// (after r was replaced), and sweep(r, ω, order, local_solve) → the number of local solves short
+// of their tolerance (each local solve leaves its best answer in r[a]).
 
 // The assembled problem: q̃_α = q_α + Σ_{β≠α} W_αβ r_β over the stored blocks of row α.
 template <int N>
@@ -190,23 +190,25 @@ template <class Sweep, class VecT, class ErrorFn>
 void choose_start(const Sweep& sweep, std::vector<VecT>& r, std::vector<VecT>& u,
                   std::vector<VecT>& zero, const ErrorFn& error, SolverResult& result) {
   const auto n = static_cast<std::size_t>(sweep.size());
+  // velocity() leaves the sweep's state at r too (reset(r)), so only a cold start resets it; the
+  // error of r = 0 reads q itself (u = q there), so u keeps W r + q of the warm start. Both spare
+  // a recomputation of the same numbers: a settled carpet of 10⁴ spheres, solved in one sweep,
+  // spent half of its solve in three products ν = M⁻¹Jᵀr and two u = Jν + q where one of each does.
   sweep.velocity(r, u);
   double warm = error(r, u);
   const bool all_zero =
       std::all_of(r.begin(), r.end(), [](const VecT& x) { return x.isZero(0.0); });
   if (!all_zero) {
     zero.assign(n, VecT::Zero());
-    for (std::size_t a = 0; a < n; ++a) u[a] = sweep.q()[a];
-    const double cold = error(zero, u);
+    const double cold = error(zero, sweep.q());
     if (std::isfinite(cold) && !(warm <= kWarmStartFactor * cold)) {
       r.assign(n, VecT::Zero());
+      for (std::size_t a = 0; a < n; ++a) u[a] = sweep.q()[a];
+      sweep.reset(r);
       warm = cold;
       result.cold_start = true;
-    } else {
-      sweep.velocity(r, u);
     }
   }
-  sweep.reset(r);
   result.start_error = warm;
   result.error = warm;
 }

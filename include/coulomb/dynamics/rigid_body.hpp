@@ -115,6 +115,14 @@ struct FreeRotation {
 [[nodiscard]] FreeRotation rotate_free(const Quat& q0_WB, const Mat3& I_B, const Mat3& I_B_inv,
                                        const Vec3& omega0_B, double h, double theta);
 
+/// Whether an inertia is isotropic (I_B = c·Id: sphere, cube), the case of rotate_free without a
+/// Newton solve.
+[[nodiscard]] bool isotropic(const Mat3& I_B);
+
+/// rotate_free for an isotropic inertia (isotropic(I_B)): Ω1 = Ω0, the same bits as rotate_free.
+[[nodiscard]] FreeRotation rotate_free_isotropic(const Quat& q0_WB, const Vec3& omega0_B, double h,
+                                                 double theta);
+
 /// Unit quaternion of the Cayley rotation cay(w) = (1, w/2)/√(1 + |w|²/4) [w in rad].
 [[nodiscard]] Quat cayley_quaternion(const Vec3& w);
 

@@ -7,6 +7,13 @@
 
 namespace coulomb::stages {
 
+namespace {
+
+// How many shapes ahead the loop over the shapes prefetches their Body's fields.
+constexpr std::size_t kShapePrefetch = 4;
+
+}  // namespace
+
 void broadphase(const Model& model, const State& state, const FreeMotion& motion, ShapeFrames& out,
                 StepReport& report) {
   const double margin = model.solver.contact_margin;
@@ -19,6 +26,13 @@ void broadphase(const Model& model, const State& state, const FreeMotion& motion
   parallel_for(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t i) {
     const auto s = static_cast<std::size_t>(i);
     const int b = model.shape_body[s];
+    // The Body's lines read here (com_B, fixed; the motion's kind) for a shape a few indices on:
+    // the hardware does not fetch them ahead on its own (free_motion.cpp).
+    if (s + kShapePrefetch < nshapes) {
+      const Body& next = model.bodies[model.shape_body[s + kShapePrefetch]];
+      __builtin_prefetch(&next.com_B);
+      __builtin_prefetch(&next.motion);
+    }
     const Pose X_WB{motion.x_c[b] - motion.q_c[b] * model.bodies[b].com_B, motion.q_c[b]};
     out.X_WS[s] = X_WB * model.shapes[s].pose_BS;
     const double reach = model.compiled.shape_reach[s];

@@ -109,11 +109,13 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   const auto n = static_cast<std::ptrdiff_t>(nbodies);
   const int failures = parallel_count(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t ib) {
     const auto b = static_cast<std::size_t>(ib);
-    const Body& body = model.bodies[b];
-    if (body.driven()) {
+    // The body's flags (free_motion): a free body's loop reads no field of its Body but, with
+    // an anisotropic inertia, I_B.
+    const std::uint8_t flags = motion.body_flags[b];
+    if ((flags & kBodyDriven) != 0) {
       // The exact pose and twist at the end; the work of the driven body on the others.
       const Vec3 v0 = state.v_WC[b], w0 = state.w_W[b];
-      set_driven_body_state(body, b, state, t_end);
+      set_driven_body_state(model.bodies[b], b, state, t_end);
       out.L_end[b].setZero();
       out.v_mean[b] = 0.5 * (v0 + state.v_WC[b]);
       out.w_mean[b] = 0.5 * (w0 + state.w_W[b]);
@@ -125,19 +127,19 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
       out.work[b] = contact_power;
       return 0;
     }
-    if (body.fixed) return 0;
+    if ((flags & kBodyFixed) != 0) return 0;
     const Vec3 v0 = state.v_WC[b];
-    const Vec3 v1 = motion.v_free[b] + body.inv_mass() * out.impulse_force[b];
+    const Vec3 v1 = motion.v_free[b] + motion.inv_mass[b] * out.impulse_force[b];
     out.L_end[b] = motion.L_free[b] + out.impulse_torque[b];
     const Vec3 w_post = motion.inv_inertia_W[b] * out.L_end[b];
     out.v_mean[b] = 0.5 * (v0 + v1);
     out.w_mean[b] = 0.5 * (motion.w_pre[b] + w_post);
     out.work[b] =
         out.impulse_force[b].dot(out.v_mean[b]) + out.impulse_torque[b].dot(out.w_mean[b]);
-    if (body.load.applies_force())
+    if ((flags & kBodyLoaded) != 0)
       out.load_work[b] =
           motion.load_force[b].dot(out.v_mean[b]) + motion.load_torque[b].dot(out.w_mean[b]);
-    if (body.load.damps() || !model.springs.empty())
+    if ((flags & kBodyDamped) != 0 || !model.springs.empty())
       out.damping_work[b] =
           motion.damping_force[b].dot(out.v_mean[b]) + motion.damping_torque[b].dot(out.w_mean[b]);
 
@@ -145,9 +147,12 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     // half step), from the start for Moreau–Jean (whole step).
     const Quat q_from = midpoint ? motion.q_c[b] : state.q_WB[b];
     const Vec3 omega_from_B = model.compiled.inv_inertia_B[b] * (q_from.conjugate() * out.L_end[b]);
+    const double length = midpoint ? 0.5 * h : h, weight = midpoint ? 0.5 : theta;
     const FreeRotation drift =
-        rotate_free(q_from, body.inertia_B, model.compiled.inv_inertia_B[b], omega_from_B,
-                    midpoint ? 0.5 * h : h, midpoint ? 0.5 : theta);
+        (flags & kBodyIsotropic) != 0
+            ? rotate_free_isotropic(q_from, omega_from_B, length, weight)
+            : rotate_free(q_from, model.bodies[b].inertia_B, model.compiled.inv_inertia_B[b],
+                          omega_from_B, length, weight);
     if (midpoint)
       state.x_WC[b] = motion.x_c[b] + (0.5 * h) * v1;
     else
@@ -168,17 +173,17 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   report.non_finite_body = -1;
   report.non_finite_quantity = StateQuantity::none;
   for (std::size_t b = 0; b < nbodies; ++b) {
-    const Body& body = model.bodies[b];
-    if (body.driven()) {
+    const std::uint8_t flags = motion.body_flags[b];
+    if ((flags & kBodyDriven) != 0) {
       driven_work -= out.driven_work[b];
       state.driven_work_by_body[b] -= out.driven_work[b];
       work += out.work[b];
       continue;
     }
-    if (body.fixed) continue;
+    if ((flags & kBodyFixed) != 0) continue;
     work += out.work[b];
-    if (body.load.applies_force()) state.force_work += out.load_work[b];
-    if (body.load.damps() || !model.springs.empty()) state.damping -= out.damping_work[b];
+    if ((flags & kBodyLoaded) != 0) state.force_work += out.load_work[b];
+    if ((flags & kBodyDamped) != 0 || !model.springs.empty()) state.damping -= out.damping_work[b];
     if (report.finite) {
       const StateQuantity bad = !finite(state.x_WC[b]) ? StateQuantity::position
                                 : !std::isfinite(state.q_WB[b].w()) || !finite(state.q_WB[b].vec())
@@ -235,10 +240,12 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     const auto k = static_cast<std::size_t>(ik);
     const ContactPoint& c = points.points[k];
     const int i = active.active_of_point[k];
-    const Body& body1 = model.bodies[c.body1];
-    const Body& body2 = model.bodies[c.body2];
-    const Vec3 w1 = body1.fixed && !body1.driven() ? Vec3::Zero() : Vec3(state.w_W[c.body1]);
-    const Vec3 w2 = body2.fixed && !body2.driven() ? Vec3::Zero() : Vec3(state.w_W[c.body2]);
+    const auto still = [&](int b) {  // fixed and not driven
+      return (motion.body_flags[static_cast<std::size_t>(b)] & (kBodyFixed | kBodyDriven)) ==
+             kBodyFixed;
+    };
+    const Vec3 w1 = still(c.body1) ? Vec3::Zero() : Vec3(state.w_W[c.body1]);
+    const Vec3 w2 = still(c.body2) ? Vec3::Zero() : Vec3(state.w_W[c.body2]);
     out.w_rel_end[k] = w2 - w1;
     if (i < 0) {
       out.u_end[k] =

@@ -37,9 +37,15 @@ Vec6 relative_velocity(const Vec3& n, const Vec3& t1, const Vec3& t2, const Vec3
   return u;
 }
 
-// Index of the memory of point c in the sorted contact memory, or -1.
-std::int32_t find_memory(const State& state, const ContactPoint& c) {
+// Index of the memory of point c in the sorted contact memory, or -1. `hint` is where the point
+// was in the last step's list (its index k): in a settled scene every point is found there, and
+// checking that slot first (it must hold the key and be its first slot, as lower_bound's answer)
+// spares the binary search, which was ~14 cache misses a point on a carpet of 10⁴ spheres.
+std::int32_t find_memory(const State& state, const ContactPoint& c, std::size_t hint) {
   const ContactKey key{c.shape1, c.shape2, c.feature};
+  if (hint < state.contacts.size() && state.contacts[hint].key == key &&
+      (hint == 0 || state.contacts[hint - 1].key < key))
+    return static_cast<std::int32_t>(hint);
   const auto it =
       std::lower_bound(state.contacts.begin(), state.contacts.end(), key,
                        [](const ContactMemory& m, const ContactKey& k) { return m.key < k; });
@@ -94,7 +100,7 @@ void kinematics(const Model& model, const State& state, const FreeMotion& motion
     const auto k = static_cast<std::size_t>(i);
     ContactPoint& c = points.points[k];
     const int b1 = c.body1, b2 = c.body2;
-    const std::int32_t m = find_memory(state, c);
+    const std::int32_t m = find_memory(state, c, k);
     points.memory_of_point[k] = m;
     const ContactMemory* memory = m >= 0 ? &state.contacts[static_cast<std::size_t>(m)] : nullptr;
     bool interpolate = midpoint && memory && memory->n_W.dot(c.n_W) >= kMemoryCos;
