@@ -193,9 +193,9 @@ void configure_balls(Model& model, const char* name, double mu) {
   model.contacts = {balls};
 }
 
-// A row of frictionless balls along x: ball i at x[i], ball 0 moving at v, the others at rest.
+// A row of frictionless balls: ball i at x[i], ball 0 moving at v along x, the others at rest.
 void add_row(Model& model, State& state, const char* name, const char* solver, TimeScheme scheme,
-             const std::vector<double>& x) {
+             const std::vector<Vec3>& x) {
   configure_balls(model, name, 0.0);
   ASSERT_TRUE(parse_solver_kind(solver, model.solver.kind));
   model.solver.scheme = scheme;
@@ -205,7 +205,7 @@ void add_row(Model& model, State& state, const char* name, const char* solver, T
               .material = 0,
               .mass = kMass,
               .inertia_B = testing::solid_sphere_inertia(kMass, kRadius),
-              .x = Vec3(x[i], 0.0, 0.0),
+              .x = x[i],
               .v = Vec3(i == 0 ? kSpeed : 0.0, 0.0, 0.0)},
              {testing::sphere_shape(kRadius)});
   model.finalize();
@@ -226,7 +226,7 @@ TEST(Chain, ContactsClosedByTheImpulsesJoinTheProblem) {
       State state;
       const double gap = 0.1 * kSpeed * kStep;
       add_row(model, state, "closed-by-impulses", solver, scheme,
-              {0.0, 2.0 * kRadius, 4.0 * kRadius + gap});
+              {Vec3::Zero(), Vec3(2.0 * kRadius, 0, 0), Vec3(4.0 * kRadius + gap, 0, 0)});
       Workspace ws;
       prepare(model, ws);
       const StepReport& report = step(model, state, ws);
@@ -267,8 +267,8 @@ TEST(Chain, PointsClosedPassAfterPassEndAtTheModelTolerance) {
       State state;
       const double gap = 0.1 * kSpeed * kStep;
       const double gaps[6] = {0.0, 0.0, gap, gap, gap, 5.0 * gap};
-      std::vector<double> x(6, 0.0);
-      for (int i = 1; i < 6; ++i) x[i] = x[i - 1] + 2.0 * kRadius + gaps[i];
+      std::vector<Vec3> x(6, Vec3::Zero());
+      for (int i = 1; i < 6; ++i) x[i] = x[i - 1] + Vec3(2.0 * kRadius + gaps[i], 0, 0);
       add_row(model, state, "closed-pass-after-pass", solver, scheme, x);
       Workspace ws;
       prepare(model, ws);
@@ -281,6 +281,56 @@ TEST(Chain, PointsClosedPassAfterPassEndAtTheModelTolerance) {
       for (int i = 0; i < 5; ++i)
         EXPECT_NEAR(state.v_WC[static_cast<std::size_t>(i)].x(), kSpeed / 5.0, 1e-8) << i;
       EXPECT_EQ(state.v_WC[5].x(), 0.0);
+    }
+  }
+}
+
+// The same along a bent row in 3-D: the pairs' normals n_i (i, i+1) point along no common axis
+// (n_0 = x, along ball 0's velocity, then three directions out of every coordinate plane), gaps
+// δ = 0.06 v h beyond ball 1 (ball 5: 5 δ). Reference: Moreau's impact law with e = 0 on the
+// touching row of five, all four contacts active, W r = −J v, v⁺ = v + M⁻¹ Jᵀ r with r > 0
+// (computed here from the initial normals, which the step keeps: ball 0 moves along n_0 and the
+// others are at rest until the impulses). To 1e-8 m/s, as above.
+TEST(Chain, PointsClosedPassAfterPassAlongABentRowMeetMoreausLawIn3D) {
+  const Vec3 n[5] = {Vec3::UnitX(), Vec3(1.0, 0.3, 0.1).normalized(),
+                     Vec3(1.0, -0.2, 0.3).normalized(), Vec3(1.0, 0.25, -0.2).normalized(),
+                     Vec3(0.9, 0.1, 0.4).normalized()};
+  const double gap = 0.06 * kSpeed * kStep;
+  const double gaps[5] = {0.0, gap, gap, gap, 5.0 * gap};
+  std::vector<Vec3> x(6, Vec3::Zero());
+  for (int i = 0; i < 5; ++i) x[i + 1] = x[i] + (2.0 * kRadius + gaps[i]) * n[i];
+  Eigen::Matrix<double, 4, 15> J = Eigen::Matrix<double, 4, 15>::Zero();
+  for (int i = 0; i < 4; ++i) {
+    J.block<1, 3>(i, 3 * i) = -n[i].transpose();
+    J.block<1, 3>(i, 3 * (i + 1)) = n[i].transpose();
+  }
+  Eigen::Matrix<double, 15, 1> v = Eigen::Matrix<double, 15, 1>::Zero();
+  v(0) = kSpeed;
+  const Eigen::Matrix4d W = J * J.transpose() / kMass;
+  const Eigen::Vector4d r = W.ldlt().solve(-J * v);
+  ASSERT_GT(r.minCoeff(), 0.0) << r.transpose();  // all four contacts active
+  const Eigen::Matrix<double, 15, 1> v_plus = v + J.transpose() * r / kMass;
+  for (const char* solver : {"nsgs", "prox", "auto"}) {
+    for (const TimeScheme scheme : {TimeScheme::midpoint, TimeScheme::moreau_jean}) {
+      SCOPED_TRACE(std::string(solver) + " " + to_string(scheme));
+      Model model;
+      State state;
+      add_row(model, state, "closed-pass-after-pass-3d", solver, scheme, x);
+      Workspace ws;
+      prepare(model, ws);
+      const StepReport& report = step(model, state, ws);
+      ASSERT_TRUE(report.finite);
+      EXPECT_EQ(report.activated, 3);
+      EXPECT_EQ(report.active_contacts, 4);
+      EXPECT_EQ(report.solver.status, SolverStatus::converged);
+      EXPECT_LE(report.solver.error, kTolerance);
+      for (int i = 0; i < 5; ++i) {
+        const Vec3 expected = v_plus.segment<3>(3 * i);
+        EXPECT_LE((state.v_WC[static_cast<std::size_t>(i)] - expected).norm(), 1e-8)
+            << i << ": " << state.v_WC[static_cast<std::size_t>(i)].transpose() << " against "
+            << expected.transpose();
+      }
+      EXPECT_EQ(state.v_WC[5].norm(), 0.0);
     }
   }
 }
