@@ -178,7 +178,8 @@ class Simulation:
         normal, friction, rolling, pivoting, correction (the position stage); driven_work,
         force_work and damping (the actuation's works, in the total of an actuated scene);
         driven_work_by_body: {driven body name: its work on the others [J]} (nonsmooth
-        formulation; its values sum to driven_work to round-off)."""
+        formulation; its values sum to driven_work to round-off); slept, the kinetic energy set
+        to zero by sleeping islands (in the total with solver.sleep; docs/nonsmooth.md)."""
         return self._core.energy()
 
     def integrator_statistics(self) -> Optional[dict]:

@@ -385,6 +385,8 @@ class PySimulation {
     d["driven_work"] = sim_.state().driven_work;
     d["force_work"] = sim_.state().force_work;
     d["damping"] = sim_.state().damping;
+    // The kinetic energy set to zero by sleeping islands (in the total with solver.sleep).
+    d["slept"] = sim_.state().slept;
     // Each driven body's share of driven_work (summary.json's driven_work_by_body; nonsmooth
     // formulation: the compliant one leaves it zero).
     py::dict by_body;

@@ -167,7 +167,7 @@ struct Broadphase::Impl {
   Impl() { stack.reserve(64); }
 
   [[nodiscard]] bool excluded(std::int32_t a, std::int32_t b) const {
-    return body[a] == body[b] || (fixed[a] != 0 && fixed[b] != 0);
+    return body[a] == body[b] || (fixed[a] & fixed[b]) != 0;
   }
 
   void find_pairs(const BroadphaseInput& in, std::vector<ShapePair>& pairs);

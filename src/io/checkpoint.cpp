@@ -221,6 +221,13 @@ void fields(Io& io, C& c) {
     io.f64(s.damping);
     io.seq(s.driven_work_by_body, 8, [&](auto& w) { io.f64(w); });
   }
+  // Format 4: sleeping islands (format 2 and 3 files come from runs without them: every body
+  // awake, nothing slept).
+  if (io.version >= 4) {
+    io.seq(s.asleep, 4, [&](auto& a) { io.i32(a); });
+    io.seq(s.still_time, 8, [&](auto& t) { io.f64(t); });
+    io.f64(s.slept);
+  }
 
   // The run as it started, and the driver's bookkeeping.
   io.f64(c.start_time);
@@ -324,6 +331,13 @@ void check_values(Decoder& d, const Checkpoint& c) {
   for (const double x : {s.driven_work, s.force_work, s.damping})
     finite = finite && std::isfinite(x);
   for (const double x : s.driven_work_by_body) finite = finite && std::isfinite(x);
+  if ((!s.asleep.empty() && s.asleep.size() != n) ||
+      (!s.still_time.empty() && s.still_time.size() != n))
+    d.fail("the sleeping islands do not match the state's bodies");
+  for (const std::int32_t a : s.asleep)
+    if (a < -1 || a >= static_cast<std::int64_t>(n)) d.fail("a sleeping island names no body");
+  finite = finite && std::isfinite(s.slept);
+  for (const double x : s.still_time) finite = finite && std::isfinite(x);
   for (std::size_t b = 0; b < n; ++b)
     finite = finite && s.x_WC[b].allFinite() && s.q_WB[b].coeffs().allFinite() &&
              s.v_WC[b].allFinite() && s.w_W[b].allFinite();

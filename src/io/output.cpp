@@ -262,10 +262,12 @@ OutputWriter::OutputWriter(const Model& model, const std::string& directory,
       label_(label),
       solver_rows_(model.output.solver),
       compliant_(model.solver.formulation == Formulation::compliant),
-      actuated_(model.has_actuation()) {
+      actuated_(model.has_actuation()),
+      sleeping_(model.solver.sleep.enabled) {
   names_ = output_names();
-  const std::string energy_header =
-      std::string(kEnergyHeader) + (actuated_ ? kEnergyActuationColumns : "");
+  const std::string energy_header = std::string(kEnergyHeader) +
+                                    (actuated_ ? kEnergyActuationColumns : "") +
+                                    (sleeping_ ? kEnergySleepColumns : "");
   std::vector<std::string> headers = {kTrajectoryHeader, kContactsHeader, energy_header,
                                       compliant_                               ? kIntegratorHeader
                                       : solver_rows_ == SolverRows::every_step ? kSolverStepHeader
@@ -436,6 +438,10 @@ void OutputWriter::write_frame(const Model& model, const State& state, const Wor
       scratch_.push_back(',');
       append(scratch_, x);
     }
+  }
+  if (sleeping_) {
+    scratch_.push_back(',');
+    append(scratch_, state.slept);
   }
   scratch_.push_back('\n');
   files_[2]->rows() += scratch_;

@@ -215,6 +215,15 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
                          {"largest_left", ss.largest_left}};
   j["activation"] = {{"points", ss.activated}, {"steps", ss.activation_steps}};
   j["rotation_failures"] = ss.rotation_failures;
+  // Sleeping islands (solver.sleep): the thresholds and the bodies asleep at the end.
+  if (model.solver.sleep.enabled) {
+    const auto asleep = std::count_if(state.asleep.begin(), state.asleep.end(),
+                                      [](std::int32_t a) { return a >= 0; });
+    j["sleep"] = {{"linear_velocity", model.solver.sleep.linear_velocity},
+                  {"angular_velocity", model.solver.sleep.angular_velocity},
+                  {"time", model.solver.sleep.time},
+                  {"sleeping_bodies", asleep}};
+  }
   if (compliant != nullptr) j["integrator"] = integrator_json(model, ws, *compliant);
   const Energy e = energy(model, state);
   const double total = audited_total(model, e, state);
@@ -225,6 +234,7 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
                  {"elastic", e.elastic},           {"dissipated", state.dissipated},
                  {"dissipated_by_kind", by_kind},  {"total", total},
                  {"initial_total", initial_total}, {"drift", total - initial_total}};
+  if (model.solver.sleep.enabled) j["energy"]["slept"] = state.slept;
   if (model.has_actuation()) {
     j["energy"]["driven_work"] = state.driven_work;
     j["energy"]["force_work"] = state.force_work;

@@ -25,6 +25,9 @@ void State::resize(const Model& model) {
   force_work = 0.0;
   damping = 0.0;
   compliant = CompliantState{};
+  asleep.assign(n, -1);
+  still_time.assign(n, 0.0);
+  slept = 0.0;
 }
 
 void set_driven_body_state(const Body& body, std::size_t b, State& state, double t) {

@@ -61,10 +61,26 @@ void read_time(const Reporter& r, const Field& f, Model& m) {
 
 void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   const MapView map(r, f);
-  map.allow({"formulation", "scheme", "name", "tolerance", "max_iterations", "max_step_iterations",
-             "anderson", "theta", "active_set", "contact_margin", "activation_distance",
-             "position_correction", "position_tolerance", "integrator", "rtol", "atol", "max_step",
-             "jacobian", "sharp_radius"});
+  map.allow({"formulation",
+             "scheme",
+             "name",
+             "tolerance",
+             "max_iterations",
+             "max_step_iterations",
+             "anderson",
+             "theta",
+             "active_set",
+             "contact_margin",
+             "activation_distance",
+             "position_correction",
+             "position_tolerance",
+             "integrator",
+             "rtol",
+             "atol",
+             "max_step",
+             "jacobian",
+             "sharp_radius",
+             "sleep"});
   if (auto v = map.get("formulation")) {
     s.formulation = one_of(r, *v, "formulation", {"nonsmooth", "compliant"}) == "nonsmooth"
                         ? Formulation::nonsmooth
@@ -75,7 +91,7 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   for (const char* key :
        {"scheme", "name", "tolerance", "max_iterations", "max_step_iterations", "anderson", "theta",
         "active_set", "activation_distance", "position_correction", "position_tolerance",
-        "integrator", "rtol", "atol", "max_step", "jacobian"}) {
+        "integrator", "rtol", "atol", "max_step", "jacobian", "sleep"}) {
     const bool compliant_key = std::string_view(key) == "integrator" ||
                                std::string_view(key) == "rtol" || std::string_view(key) == "atol" ||
                                std::string_view(key) == "max_step" ||
@@ -140,6 +156,21 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
     s.activation_distance = non_negative(r, *v, number(r, *v));
   if (auto v = map.get("position_correction")) s.position_correction = boolean(r, *v);
   if (auto v = map.get("position_tolerance")) s.position_tolerance = positive(r, *v, number(r, *v));
+  // Sleeping islands: `sleep: true` (the default thresholds) or a map of them.
+  if (auto v = map.get("sleep")) {
+    if (!v->node.IsMap()) {
+      s.sleep.enabled = boolean(r, *v);
+    } else {
+      const MapView sleep(r, *v);
+      sleep.allow({"linear_velocity", "angular_velocity", "time"});
+      s.sleep.enabled = true;
+      if (auto w = sleep.get("linear_velocity"))
+        s.sleep.linear_velocity = non_negative(r, *w, number(r, *w));
+      if (auto w = sleep.get("angular_velocity"))
+        s.sleep.angular_velocity = non_negative(r, *w, number(r, *w));
+      if (auto w = sleep.get("time")) s.sleep.time = positive(r, *w, number(r, *w));
+    }
+  }
   // θ and the Siconos active-set rule belong to the Moreau–Jean scheme.
   if (s.scheme == TimeScheme::midpoint) {
     if (auto v = map.get("theta"))

@@ -20,6 +20,8 @@ std::string_view stage_name(Stage s) {
       return "free_motion";
     case Stage::broadphase:
       return "broadphase";
+    case Stage::wake:
+      return "wake";
     case Stage::narrowphase:
       return "narrowphase";
     case Stage::kinematics:
@@ -34,6 +36,8 @@ std::string_view stage_name(Stage s) {
       return "correct";
     case Stage::activate:
       return "activate";
+    case Stage::sleep:
+      return "sleep";
     case Stage::count:
       break;
   }
@@ -134,6 +138,17 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
   StepReport& report = ws.report;
   timed(Stage::free_motion, [&] { stages::free_motion(model, state, motion, report); });
   timed(Stage::broadphase, [&] { stages::broadphase(model, state, motion, frames, report); });
+  // Sleeping islands a moving body reaches wake; free motion and pairs again while any does.
+  report.woken = 0;
+  if (model.solver.sleep.enabled) {
+    for (;;) {
+      const int woken = report.woken;
+      timed(Stage::wake, [&] { stages::wake(model, motion, frames, state, ws.islands, report); });
+      if (report.woken == woken) break;
+      timed(Stage::free_motion, [&] { stages::free_motion(model, state, motion, report); });
+      timed(Stage::broadphase, [&] { stages::broadphase(model, state, motion, frames, report); });
+    }
+  }
   timed(Stage::narrowphase, [&] { stages::narrowphase(model, frames, points, report); });
   timed(Stage::kinematics,
         [&] { stages::kinematics(model, state, motion, points, active, report); });
@@ -206,6 +221,8 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
           stages::correct(model, frames, active, points, contact, ws.step_results, state,
                           ws.position, report);
         });
+        timed(Stage::sleep,
+              [&] { stages::sleep(model, motion, points, state, ws.islands, report); });
       },
       ws.contact);
   ++ws.profile.steps;
@@ -242,7 +259,9 @@ Energy energy(const Model& model, const State& state) {
 }
 
 double audited_total(const Model& model, const Energy& e, const State& state) {
-  const double total = e.mechanical() + state.dissipated;
+  // (Sleeping islands: the kinetic energy set to zero when they fell asleep.)
+  const double total =
+      e.mechanical() + state.dissipated + (model.solver.sleep.enabled ? state.slept : 0.0);
   if (!model.has_actuation()) return total;
   return total + state.damping - state.driven_work - state.force_work;
 }

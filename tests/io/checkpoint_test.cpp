@@ -548,6 +548,47 @@ TEST(Restart, ActuatedSceneWithJointsContinuesBitIdentically) {
   }
 }
 
+// Sleeping islands (format 4): a stack that falls asleep at t = 0.3 s and is woken at ~0.45 s by
+// a ball dropped on it, stopped before it sleeps, while it sleeps, just after it woke and after it
+// slept again; the restarted runs' files, summary and final state are the uninterrupted run's.
+TEST(Restart, SleepingIslandsContinueBitIdentically) {
+  const std::string text = R"(
+name: sleeping
+time: {end: 0.8, step: 1.0e-3}
+output: {every: 10}
+solver: {sleep: {time: 0.1}}
+default_contact: {friction: {law: coulomb, mu: 0.5}}
+bodies:
+  - {name: ground, fixed: true, shapes: [{type: plane}]}
+  - {name: a, mass: 1, shapes: [{type: box, half_extents: [0.2, 0.2, 0.2]}], position: [0, 0, 0.2]}
+  - {name: b, mass: 1, shapes: [{type: box, half_extents: [0.2, 0.2, 0.2]}], position: [0.02, 0, 0.6],
+     orientation: {axis: [0, 0, 1], angle: 0.4}}
+  - {name: ball, mass: 0.5, shapes: [{type: sphere, radius: 0.05}], position: [0.1, 0.05, 1.8]}
+)";
+  const fs::path whole = fresh_dir("sleeping-whole");
+  const Ran reference = run_scene(text, whole, -1, 0.05);
+  ASSERT_TRUE(reference.result.finite);
+  // It slept, woke, and slept again.
+  EXPECT_GT(reference.state.slept, 0.0);
+  EXPECT_EQ(std::count(reference.state.asleep.begin(), reference.state.asleep.end(), 1), 3);
+  for (const std::int64_t stop : {50, 200, 470, 700}) {
+    SCOPED_TRACE(fmt::format("stopped at step {}", stop));
+    const fs::path first = fresh_dir(fmt::format("sleeping-first-{}", stop));
+    const Ran stopped = run_scene(text, first, stop, 0.05);
+    ASSERT_EQ(stopped.result.interrupted, "SIGINT");
+    const Checkpoint c = read_checkpoint((first / kCheckpointFileName).string());
+    EXPECT_EQ(c.state.asleep, stopped.state.asleep);
+    EXPECT_EQ(c.state.still_time, stopped.state.still_time);
+    const fs::path second = fresh_dir(fmt::format("sleeping-second-{}", stop));
+    const Ran restarted = run_scene(text, second, -1, 0.0, (first / kCheckpointFileName).string());
+    EXPECT_TRUE(restarted.result.restarted);
+    EXPECT_EQ(state_bytes(restarted.state), state_bytes(reference.state));
+    for (const char* name : kFiles)
+      EXPECT_TRUE(read(second / name) == read(whole / name)) << name << " differs";
+    EXPECT_EQ(deterministic_summary(second), deterministic_summary(whole));
+  }
+}
+
 // Format 2 files (written before the actuation's works were stored) still read: a checked-in
 // one decodes with those works zero, which is their value (format 2 runs refused actuated
 // scenes), and encodes again as the current format.

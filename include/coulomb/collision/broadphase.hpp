@@ -38,8 +38,10 @@ struct ShapePair {
 struct BroadphaseInput {
   std::span<const Aabb> boxes;         ///< (nshapes) world AABBs
   std::span<const std::int32_t> body;  ///< (nshapes) owning body: shapes of one body never pair
-  std::span<const std::uint8_t>
-      fixed;  ///< (nshapes) 1 if the owning body is fixed: two fixed never pair
+  /// (nshapes) 1 if the owning body is fixed: two fixed never pair. Read as bit masks: two shapes
+  /// whose masks share a bit never pair (the step's sleeping islands: a fixed body 3, a driven one
+  /// 1, a sleeping one 2, so that a driven body still meets a sleeping one).
+  std::span<const std::uint8_t> fixed;
 };
 
 /// Finds overlapping pairs in better than O(N²) for bounded shapes. Keeps its own acceleration

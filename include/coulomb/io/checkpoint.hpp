@@ -45,8 +45,9 @@ namespace coulomb {
 /// The format version this build writes. Bump it whenever a field is added, removed or changed
 /// (State, ContactMemory, the statistics, ...), with the new row in docs/reliability.md.
 /// Format 3 added the actuation's works (State::driven_work, force_work, damping,
-/// driven_work_by_body) and the replay frames' works.
-inline constexpr std::uint32_t kCheckpointVersion = 3;
+/// driven_work_by_body) and the replay frames' works; format 4 the sleeping islands
+/// (State::asleep, still_time, slept).
+inline constexpr std::uint32_t kCheckpointVersion = 4;
 /// The oldest format this build reads: a format 2 file reads with those works zero (the runs that
 /// wrote format 2 refused actuated scenes, whose works are the only ones that are not zero).
 inline constexpr std::uint32_t kOldestCheckpointVersion = 2;

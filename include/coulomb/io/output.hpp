@@ -28,6 +28,9 @@ inline constexpr const char* kEnergyHeader =
 /// The columns energy.csv appends for a model with actuation (Model::has_actuation): the work of
 /// the driven bodies on the others, of the applied forces, and the energy removed by damping [J].
 inline constexpr const char* kEnergyActuationColumns = ",driven_work,force_work,damping";
+/// The column energy.csv appends (after those of actuation) for a model with sleeping islands
+/// (SolverSettings::sleep): the kinetic energy set to zero when islands fell asleep [J].
+inline constexpr const char* kEnergySleepColumns = ",slept";
 /// driven.csv (models with driven bodies, nonsmooth formulation): one row per driven body and
 /// output time, the mean power it delivered to the other bodies over the last step [W] and its
 /// work since the start [J] (State::driven_work_by_body; docs/outputs.md).
@@ -223,6 +226,7 @@ class OutputWriter {
   SolverInterval interval_;
   bool compliant_ = false;                ///< the compliant formulation's solver.csv
   bool actuated_ = false;                 ///< energy.csv carries the actuation columns
+  bool sleeping_ = false;                 ///< energy.csv carries the column of sleeping islands
   bool integrator_started_ = false;       ///< integrator_last_ holds the counts of the last row
   IntegratorStatistics integrator_last_;  ///< the integrator's counts at the last row
   IntegratorStatistics integrator_now_;   ///< ... and at the last step taken

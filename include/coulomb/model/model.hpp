@@ -152,6 +152,19 @@ struct CompliantSettings {
   bool analytic_jacobian = true;
 };
 
+/// Sleeping islands (scene key `solver.sleep`; docs/nonsmooth.md, "Sleeping islands"): off by
+/// default. An island (bodies linked by contact points within the margin) whose every body has
+/// moved slower than both thresholds for `time` seconds is put to sleep: its velocities are set to
+/// zero (their kinetic energy is booked in State::slept) and its bodies are held still, as fixed
+/// bodies, until a moving body comes within the contact margin plus its sweep of one of them or its
+/// state is given a velocity; the whole island then wakes, with its contact memory.
+struct SleepSettings {
+  bool enabled = false;
+  double linear_velocity = 0.01;   ///< |v| of the centre of mass below which a body is still [m/s]
+  double angular_velocity = 0.05;  ///< |ω| below which a body is still [rad/s]
+  double time = 0.5;               ///< how long an island stays still before it sleeps [s]
+};
+
 /// Solver settings (scene key `solver`): the formulation, the nonsmooth formulation's scheme and
 /// contact solver, and the compliant formulation's integrator (`compliant`).
 struct SolverSettings {
@@ -200,6 +213,7 @@ struct SolverSettings {
   /// points of a face lying on a face (docs/compliant.md) [m].
   double sharp_radius = 1e-3;
   CompliantSettings compliant;  ///< the compliant formulation's integrator (formulation compliant)
+  SleepSettings sleep;          ///< sleeping islands (nonsmooth formulation; off by default)
 };
 
 /// Rows of solver.csv (scene key `output.solver`): one per output time holding aggregates over

@@ -98,12 +98,21 @@ struct State {
   double damping = 0.0;
   /// The compliant formulation's internal states (empty in the nonsmooth formulation).
   CompliantState compliant;
+  /// Sleeping islands (SolverSettings::sleep; empty or all −1 without it): (nbodies) the island of
+  /// a sleeping body, the index of its first body, or −1 for a body awake. An island wakes whole.
+  std::vector<std::int32_t> asleep;
+  /// (nbodies) how long each awake body has been still (below the sleep thresholds) [s].
+  std::vector<double> still_time;
+  /// Kinetic energy removed by putting islands to sleep (their velocities set to zero) [J].
+  double slept = 0.0;
 
   /// Resizes for the bodies of `model`: every body frame at the world origin with identity
-  /// orientation (so x_WC = com_B), zero twists; time, step, contact memory and dissipated energy
-  /// are reset.
+  /// orientation (so x_WC = com_B), zero twists, every body awake; time, step, contact memory and
+  /// dissipated energy are reset.
   void resize(const Model& model);
   [[nodiscard]] std::size_t body_count() const { return x_WC.size(); }
+  /// Whether body b sleeps (State::asleep).
+  [[nodiscard]] bool sleeping(std::size_t b) const { return b < asleep.size() && asleep[b] >= 0; }
 };
 
 /// Sets the pose and twist of every driven body (Body::motion) to their values at time t [s]:

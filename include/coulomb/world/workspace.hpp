@@ -14,6 +14,7 @@
 #include <coulomb/collision/broadphase.hpp>
 #include <coulomb/collision/contact_point.hpp>
 #include <coulomb/compliant/integrator.hpp>
+#include <coulomb/model/state.hpp>
 #include <coulomb/nonsmooth/factored_problem.hpp>
 #include <coulomb/nonsmooth/problem.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
@@ -31,6 +32,7 @@ namespace coulomb {
 enum class Stage : std::uint8_t {
   free_motion,
   broadphase,
+  wake,
   narrowphase,
   kinematics,
   assemble,
@@ -38,6 +40,7 @@ enum class Stage : std::uint8_t {
   activate,
   integrate,
   correct,
+  sleep,
   count
 };
 inline constexpr std::size_t kStageCount = static_cast<std::size_t>(Stage::count);
@@ -84,18 +87,23 @@ struct StepReport {
   /// Points that the impulses closed although their free motion did not: added to the active set
   /// after a solve, which was then repeated (stage activate).
   int activated = 0;
+  /// Sleeping islands (SolverSettings::sleep): bodies woken in this step, bodies asleep at its end.
+  int woken = 0;
+  int sleeping = 0;
 };
 
 using Jacobian36 = Eigen::Matrix<double, 3, 6>;
 
 /// Bits of FreeMotion::body_flags: Body::fixed, Body::driven(), BodyLoad::applies_force(),
 /// BodyLoad::damps(), and an isotropic inertia (I_B = c·Id: no gyroscopic term, rotate_free).
+/// A sleeping body (State::asleep) is kBodyFixed | kBodyAsleep for the step: held where it is.
 enum BodyFlag : std::uint8_t {
   kBodyFixed = 1,
   kBodyDriven = 2,
   kBodyLoaded = 4,
   kBodyDamped = 8,
   kBodyIsotropic = 16,
+  kBodyAsleep = 32,
 };
 
 /// Stage free_motion's output (nbodies). The contact configuration is where the step evaluates
@@ -133,6 +141,10 @@ struct ShapeFrames {
   std::vector<Aabb> aabbs;  ///< (nshapes) grown by the contact margin and the sweep
   /// (nshapes) bound on how far the shape's surface moves in one step [m]
   std::vector<double> shape_sweep;
+  /// (nshapes) 1 for a shape that does not move in this step (a fixed body's, or a sleeping
+  /// body's): two of them never pair. Filled only with sleeping islands (SolverSettings::sleep);
+  /// otherwise the broadphase reads CompiledModel::shape_fixed.
+  std::vector<std::uint8_t> still;
   Broadphase broadphase;         ///< the broadphase's own structure (kept across steps)
   std::vector<ShapePair> pairs;  ///< (npairs) candidate pairs
 };
@@ -234,6 +246,9 @@ struct StepResults {
   /// for a driven body, its contact and spring impulses times its mean twist [J]; set only for
   /// the bodies they apply to (integrate.cpp).
   std::vector<double> load_work, damping_work, driven_work;
+  /// Scratch of the contact memory's update: the entries of the pairs that sleep (no point this
+  /// step), kept for the step that wakes them (SolverSettings::sleep).
+  std::vector<ContactMemory> kept_memory, merged_memory;
   /// `impulse` and `moment` hold forces [N] and moments [N m] at the end of the step (the
   /// compliant formulation), not impulses over the step.
   bool forces = false;
@@ -269,6 +284,17 @@ struct PositionStage {
 
 /// The outputs of the stages, each written by the stage its type names (src/world/stages/stages.hpp
 /// gives every stage's reads and writes), the timings and the step's report.
+/// Stages wake and sleep (SolverSettings::sleep): the islands of the step, by union–find over the
+/// bodies (nbodies), and the islands to wake.
+struct Islands {
+  std::vector<std::int32_t>
+      parent;  ///< (nbodies) union–find parent; a root is its island's least body
+  /// (nbodies, by root) the least still time of the island's bodies [s], or −1 when the island
+  /// holds a body that may not sleep
+  std::vector<double> still;
+  std::vector<std::int32_t> waking;  ///< islands (State::asleep values) to wake, sorted
+};
+
 struct Workspace {
   FreeMotion free_motion;
   ShapeFrames shape_frames;
@@ -284,6 +310,7 @@ struct Workspace {
   }
   StepResults step_results;
   PositionStage position;
+  Islands islands;
 
   Profile profile;
   StepReport report;  ///< each stage writes its own fields

@@ -2,6 +2,7 @@
 #include <coulomb/math/parallel.hpp>
 
 #include <cmath>
+#include <span>
 
 #include "stages/stages.hpp"
 
@@ -45,7 +46,21 @@ void broadphase(const Model& model, const State& state, const FreeMotion& motion
                              : h * (state.v_WC[b].norm() + state.w_W[b].norm() * reach);
     out.aabbs[s] = compute_aabb(model.shapes[s].geometry, out.X_WS[s], margin + out.shape_sweep[s]);
   });
-  const BroadphaseInput input{out.aabbs, model.shape_body, model.compiled.shape_fixed};
+  // With sleeping islands, a sleeping body's shapes are still too: they pair with free and driven
+  // bodies' shapes only (bit masks: fixed 3, driven 1, sleeping 2; two sharing a bit never pair).
+  std::span<const std::uint8_t> still = model.compiled.shape_fixed;
+  if (model.solver.sleep.enabled) {
+    out.still.resize(nshapes);
+    for (std::size_t s = 0; s < nshapes; ++s) {
+      const std::uint8_t flags = motion.body_flags[static_cast<std::size_t>(model.shape_body[s])];
+      out.still[s] = (flags & kBodyAsleep) != 0   ? 2
+                     : (flags & kBodyDriven) != 0 ? 1
+                     : (flags & kBodyFixed) != 0  ? 3
+                                                  : 0;
+    }
+    still = out.still;
+  }
+  const BroadphaseInput input{out.aabbs, model.shape_body, still};
   out.broadphase.find_pairs(input, out.pairs);
   report.candidate_pairs = static_cast<int>(out.pairs.size());
 }

@@ -8,6 +8,9 @@
 //   v_free = v_k + h g,  ω_free = ω_pre.
 // Moreau–Jean: the contact configuration is the start (x_c = x_k, R_c = R_k), ω_pre = ω_k.
 //
+// A sleeping body (State::asleep, SolverSettings::sleep) is held as a fixed body: at its pose,
+// zero velocities and inverse mass (kBodyFixed | kBodyAsleep).
+//
 // Driven bodies (Body::motion): their exact pose at the time of the contact configuration
 // t_c = t_k + h/2 (t_k for Moreau–Jean); their twist before the impulses is that of the start
 // (the State holds it), their "free" twist that of the end of the step, t_k + h: a closed contact's
@@ -50,6 +53,7 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
   const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
   const std::size_t nbodies = model.bodies.size();
   const double t_c = midpoint ? state.time + 0.5 * h : state.time;
+  const bool sleep = model.solver.sleep.enabled;
   // Body by body, each into its own slots (parallel from parallel_loop_min bodies on).
   const auto n = static_cast<std::ptrdiff_t>(nbodies);
   // Model::has_actuation()'s test of the bodies, made in this pass (its own pass over the bodies
@@ -71,12 +75,17 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
           __builtin_prefetch(&next.load.table);
         }
         const bool loaded = body.load.applies_force();
+        // A sleeping body is held still as a fixed one; given a velocity or a load, it is awake
+        // (the wake stage then wakes its island).
+        const bool asleep = sleep && state.sleeping(b) && state.v_WC[b].isZero(0.0) &&
+                            state.w_W[b].isZero(0.0) && !loaded && !body.load.damps();
         const auto flags = static_cast<std::uint8_t>(
-            (body.fixed ? kBodyFixed : 0) | (body.driven() ? kBodyDriven : 0) |
-            (loaded ? kBodyLoaded : 0) | (body.load.damps() ? kBodyDamped : 0) |
+            (body.fixed || asleep ? kBodyFixed : 0) | (asleep ? kBodyAsleep : 0) |
+            (body.driven() ? kBodyDriven : 0) | (loaded ? kBodyLoaded : 0) |
+            (body.load.damps() ? kBodyDamped : 0) |
             (!body.fixed && isotropic(body.inertia_B) ? kBodyIsotropic : 0));
         out.body_flags[b] = flags;
-        out.inv_mass[b] = body.inv_mass();
+        out.inv_mass[b] = asleep ? 0.0 : body.inv_mass();
         if ((flags & (kBodyDriven | kBodyLoaded | kBodyDamped)) != 0)
           actuated.store(true, std::memory_order_relaxed);
         out.load_force[b].setZero();
@@ -99,7 +108,7 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
           out.inv_inertia_W[b].setZero();
           return 0;
         }
-        if (body.fixed) {
+        if (body.fixed || asleep) {
           out.x_c[b] = state.x_WC[b];
           out.q_c[b] = state.q_WB[b];
           out.L_start[b].setZero();

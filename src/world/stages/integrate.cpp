@@ -233,6 +233,18 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   out.status.resize(npoints);
   out.end_gap.resize(nactive);
   out.rebounding.resize(nactive);
+  // A sleeping body has no point in the step (its pairs with moving bodies woke it): the memory
+  // of its contacts is kept for the step that wakes it.
+  out.kept_memory.clear();
+  if (model.solver.sleep.enabled) {
+    for (const ContactMemory& m : state.contacts) {
+      const auto asleep = [&](std::int32_t shape) {
+        const auto b = static_cast<std::size_t>(model.shape_body[static_cast<std::size_t>(shape)]);
+        return (motion.body_flags[b] & kBodyAsleep) != 0;
+      };
+      if (asleep(m.key.shape1) || asleep(m.key.shape2)) out.kept_memory.push_back(m);
+    }
+  }
   state.contacts.resize(npoints);
   // Point by point, each into its own slots (parallel from parallel_loop_min points on).
   const auto np = static_cast<std::ptrdiff_t>(npoints);
@@ -303,6 +315,12 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   const auto by_key = [](const ContactMemory& a, const ContactMemory& b) { return a.key < b.key; };
   if (!std::is_sorted(state.contacts.begin(), state.contacts.end(), by_key))
     std::sort(state.contacts.begin(), state.contacts.end(), by_key);
+  if (!out.kept_memory.empty()) {
+    out.merged_memory.resize(state.contacts.size() + out.kept_memory.size());
+    std::merge(state.contacts.begin(), state.contacts.end(), out.kept_memory.begin(),
+               out.kept_memory.end(), out.merged_memory.begin(), by_key);
+    state.contacts.swap(out.merged_memory);
+  }
 
   // The solver memory of `auto` for the next step.
   state.prefer_newton = contact.prefer_newton_next;

@@ -1,6 +1,6 @@
 #pragma once
-// The stages of one step (internal), in pipeline order; only `integrate` and `correct` write the
-// state.
+// The stages of one step (internal), in pipeline order; only `wake`, `integrate`, `correct` and
+// `sleep` write the state.
 
 #include <coulomb/world/world.hpp>
 
@@ -28,6 +28,11 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
 /// candidate pairs.
 void broadphase(const Model& model, const State& state, const FreeMotion& motion, ShapeFrames& out,
                 StepReport& report);
+/// Sleeping islands (SolverSettings::sleep): wakes whole the islands that a moving body reaches with
+/// a candidate pair, or one of whose bodies was given a velocity (State::asleep cleared); adds
+/// their bodies to StepReport::woken (world.cpp then runs free_motion and broadphase again).
+void wake(const Model& model, const FreeMotion& motion, const ShapeFrames& frames, State& state,
+          Islands& islands, StepReport& report);
 /// Contact points (out.points) of each candidate pair with gap ≤ margin plus the sweeps.
 void narrowphase(const Model& model, const ShapeFrames& frames, ContactPoints& out,
                  StepReport& report);
@@ -69,6 +74,11 @@ template <int N>
 void correct(const Model& model, const ShapeFrames& frames, const ActiveSet& active,
              const ContactPoints& points, const ContactBuffers<N>& contact,
              const StepResults& results, State& state, PositionStage& out, StepReport& report);
+
+/// Sleeping islands (SolverSettings::sleep): still times, the step's islands, and the islands
+/// still for SleepSettings::time put to sleep (velocities zero, State::slept, State::asleep).
+void sleep(const Model& model, const FreeMotion& motion, const ContactPoints& points, State& state,
+           Islands& islands, StepReport& report);
 
 /// Times the solve is repeated in a step for the points the impulses close (activate).
 inline constexpr int kActivationPasses = 4;
