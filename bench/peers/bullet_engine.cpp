@@ -47,7 +47,7 @@ class DrivenMotionState final : public btMotionState {
 
 class BulletEngine final : public Engine {
  public:
-  BulletEngine(const Scene& scene, const PeerSettings& settings)
+  BulletEngine(const Scene& scene, const PeerSettings& settings, bool sleep)
       : dispatcher_(&configuration_),
         world_(&dispatcher_, &broadphase_, &solver_, &configuration_) {
     const Model& model = scene.model;
@@ -60,6 +60,10 @@ class BulletEngine final : public Engine {
     // Bullet's defaults (split impulse on, ERP 0.2, warm starting 0.85), stated in the report.
     world_.setGravity(to_bt(model.gravity));
     world_.getSolverInfo().m_numIterations = settings.bullet_iterations;
+    // Deactivation (bullet-sleep) at coulomb's sleep thresholds and time; Bullet's time to sleep
+    // is a global (this engine runs in its own process).
+    const SleepSettings sleeping;
+    if (sleep) gDeactivationTime = sleeping.time;
 
     // One rigid body per coulomb body, in body order (index = coulomb body index).
     for (std::size_t b = 0; b < model.bodies.size(); ++b) {
@@ -80,7 +84,10 @@ class BulletEngine final : public Engine {
       info.m_startWorldTransform =
           btTransform(btQuaternion(q.x(), q.y(), q.z(), q.w()), to_bt(state.x_WC[b]));
       auto rb = std::make_unique<btRigidBody>(info);
-      rb->setActivationState(DISABLE_DEACTIVATION);
+      if (sleep)
+        rb->setSleepingThresholds(sleeping.linear_velocity, sleeping.angular_velocity);
+      else
+        rb->setActivationState(DISABLE_DEACTIVATION);
       if (!body.fixed) {
         rb->setLinearVelocity(to_bt(state.v_WC[b]));
         rb->setAngularVelocity(to_bt(state.w_W[b]));
@@ -175,21 +182,28 @@ class BulletEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_bullet_engine(const Scene& scene, const PeerSettings& settings) {
-  return std::make_unique<BulletEngine>(scene, settings);
+std::unique_ptr<Engine> make_bullet_engine(const Scene& scene, const PeerSettings& settings,
+                                           bool sleep) {
+  return std::make_unique<BulletEngine>(scene, settings, sleep);
 }
 
-std::string bullet_settings(const PeerSettings& settings) {
+std::string bullet_settings(const PeerSettings& settings, bool sleep) {
   const btContactSolverInfo info;
   return fmt::format(
       "Bullet {}.{:02d} double precision, btDiscreteDynamicsWorld + btDbvtBroadphase + "
       "btSequentialImpulseConstraintSolver, {} iterations a step (fixed), stepSimulation(h, 0), "
       "split impulse {} (penetration threshold {:.3g} m, ERP2 {:.3g}), ERP {:.3g}, warm starting "
       "{:.3g}, friction √μ per body "
-      "(pairs get the product μ), restitution 0, deactivation disabled, box margin {} m",
+      "(pairs get the product μ), restitution 0, {}, box margin {} m",
       BT_BULLET_VERSION / 100, BT_BULLET_VERSION % 100, settings.bullet_iterations,
       info.m_splitImpulse ? "on" : "off", info.m_splitImpulsePenetrationThreshold, info.m_erp2,
-      info.m_erp, info.m_warmstartingFactor, settings.bullet_box_margin);
+      info.m_erp, info.m_warmstartingFactor,
+      sleep ? fmt::format("deactivation below {:g} m/s and {:g} rad/s for {:g} s (coulomb's "
+                          "sleep thresholds)",
+                          SleepSettings{}.linear_velocity, SleepSettings{}.angular_velocity,
+                          SleepSettings{}.time)
+            : std::string("deactivation disabled"),
+      settings.bullet_box_margin);
 }
 
 }  // namespace coulomb::bench

@@ -15,7 +15,10 @@ namespace {
 
 class CoulombEngine final : public Engine {
  public:
-  CoulombEngine(const Scene& scene, bool nsgs10) : model_(scene.model), state_(scene.state) {
+  CoulombEngine(const Scene& scene, bool nsgs10, bool sleep)
+      : model_(scene.model), state_(scene.state) {
+    // Sleeping islands at their default thresholds (docs/nonsmooth.md).
+    model_.solver.sleep.enabled = sleep;
     // The sweep-capped variant (budget mode): plain NSGS, 10 sweeps a step at most over all its
     // solves, as Bullet's 10 iterations, same tolerance.
     if (nsgs10) {
@@ -79,8 +82,8 @@ class CoulombEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_coulomb_engine(const Scene& scene, bool nsgs10) {
-  return std::make_unique<CoulombEngine>(scene, nsgs10);
+std::unique_ptr<Engine> make_coulomb_engine(const Scene& scene, bool nsgs10, bool sleep) {
+  return std::make_unique<CoulombEngine>(scene, nsgs10, sleep);
 }
 
 }  // namespace coulomb::bench

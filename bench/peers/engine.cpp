@@ -18,6 +18,10 @@ const char* engine_name(EngineKind kind) {
       return "bullet";
     case EngineKind::mujoco:
       return "mujoco";
+    case EngineKind::coulomb_sleep:
+      return "coulomb-sleep";
+    case EngineKind::bullet_sleep:
+      return "bullet-sleep";
   }
   return "?";
 }
@@ -26,6 +30,7 @@ bool engine_available(EngineKind kind) {
   // The peers are compiled in only when CMake found their Debian packages.
   switch (kind) {
     case EngineKind::bullet:
+    case EngineKind::bullet_sleep:
 #ifdef COULOMB_PEER_BULLET
       return true;
 #else
@@ -55,9 +60,17 @@ std::string engine_settings(EngineKind kind, const PeerSettings& settings) {
     }
     case EngineKind::coulomb_nsgs10:
       return "as coulomb, solver nsgs capped at 10 sweeps a step (the error left is reported)";
+    case EngineKind::coulomb_sleep: {
+      const SleepSettings d;
+      return fmt::format(
+          "as coulomb, with sleeping islands: an island still (|v| <= {:g} m/s, |w| <= {:g} "
+          "rad/s) for {:g} s is held still until a moving body reaches it",
+          d.linear_velocity, d.angular_velocity, d.time);
+    }
     case EngineKind::bullet:
+    case EngineKind::bullet_sleep:
 #ifdef COULOMB_PEER_BULLET
-      return bullet_settings(settings);
+      return bullet_settings(settings, kind == EngineKind::bullet_sleep);
 #else
       return "not built (libbullet-dev not found)";
 #endif
@@ -75,12 +88,15 @@ std::unique_ptr<Engine> make_engine(EngineKind kind, const Scene& scene,
                                     const PeerSettings& settings) {
   switch (kind) {
     case EngineKind::coulomb:
-      return make_coulomb_engine(scene, false);
+      return make_coulomb_engine(scene, false, false);
     case EngineKind::coulomb_nsgs10:
-      return make_coulomb_engine(scene, true);
+      return make_coulomb_engine(scene, true, false);
+    case EngineKind::coulomb_sleep:
+      return make_coulomb_engine(scene, false, true);
     case EngineKind::bullet:
+    case EngineKind::bullet_sleep:
 #ifdef COULOMB_PEER_BULLET
-      return make_bullet_engine(scene, settings);
+      return make_bullet_engine(scene, settings, kind == EngineKind::bullet_sleep);
 #else
       break;
 #endif

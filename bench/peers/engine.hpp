@@ -50,6 +50,8 @@ enum class EngineKind {
   coulomb_nsgs10,  ///< coulomb, NSGS capped at 10 sweeps a step (per-sweep cost)
   bullet,          ///< Bullet 3.24 (double precision), sequential impulses
   mujoco,          ///< MuJoCo 2.2.2, PGS on its soft elliptic-cone problem
+  coulomb_sleep,   ///< coulomb with sleeping islands (solver.sleep at its default thresholds)
+  bullet_sleep,    ///< Bullet with deactivation, at coulomb's sleep thresholds
 };
 
 /// Settings a peer is run with (command-line options of bench_peers).
@@ -61,7 +63,7 @@ struct PeerSettings {
   int mujoco_contacts = 0;          ///< contact list size (nconmax; 0: estimated from the bodies)
 };
 
-/// "coulomb", "coulomb-nsgs10", "bullet", "mujoco".
+/// "coulomb", "coulomb-nsgs10", "bullet", "mujoco", "coulomb-sleep", "bullet-sleep".
 [[nodiscard]] const char* engine_name(EngineKind kind);
 /// Whether this build has the engine (the peers are optional at build time).
 [[nodiscard]] bool engine_available(EngineKind kind);
@@ -74,12 +76,13 @@ struct PeerSettings {
                                                   const PeerSettings& settings);
 
 // The constructors of each engine, defined in their own files (the peers only when found).
-[[nodiscard]] std::unique_ptr<Engine> make_coulomb_engine(const Scene& scene, bool nsgs10);
+[[nodiscard]] std::unique_ptr<Engine> make_coulomb_engine(const Scene& scene, bool nsgs10,
+                                                          bool sleep);
 [[nodiscard]] std::unique_ptr<Engine> make_bullet_engine(const Scene& scene,
-                                                         const PeerSettings& settings);
+                                                         const PeerSettings& settings, bool sleep);
 [[nodiscard]] std::unique_ptr<Engine> make_mujoco_engine(const Scene& scene,
                                                          const PeerSettings& settings);
-[[nodiscard]] std::string bullet_settings(const PeerSettings& settings);
+[[nodiscard]] std::string bullet_settings(const PeerSettings& settings, bool sleep);
 [[nodiscard]] std::string mujoco_settings(const PeerSettings& settings);
 
 /// The friction coefficient μ [-] and restitution e [-] of a benchmark scene (one contact spec:

@@ -252,12 +252,16 @@ std::vector<RunSpec> all_runs() {
 
 std::vector<EngineKind> parse_engines(const std::string& list) {
   // "all", or names separated by commas.
-  const EngineKind every[] = {EngineKind::coulomb, EngineKind::coulomb_nsgs10, EngineKind::bullet,
-                              EngineKind::mujoco};
+  // (`all`: the engines at their default settings and coulomb-nsgs10; the sleeping variants are
+  // asked for by name.)
+  const EngineKind every[] = {EngineKind::coulomb,       EngineKind::coulomb_nsgs10,
+                              EngineKind::bullet,        EngineKind::mujoco,
+                              EngineKind::coulomb_sleep, EngineKind::bullet_sleep};
   std::vector<EngineKind> out;
   if (list == "all") {
     for (EngineKind k : every)
-      if (engine_available(k)) out.push_back(k);
+      if (engine_available(k) && k != EngineKind::coulomb_sleep && k != EngineKind::bullet_sleep)
+        out.push_back(k);
     return out;
   }
   std::stringstream in(list);
@@ -276,8 +280,9 @@ std::vector<EngineKind> parse_engines(const std::string& list) {
     }
     if (!found)
       throw CLI::ValidationError(
-          "--engines",
-          fmt::format("'{}' is not one of coulomb, coulomb-nsgs10, bullet, mujoco, all", name));
+          "--engines", fmt::format("'{}' is not one of coulomb, coulomb-nsgs10, bullet, mujoco, "
+                                   "coulomb-sleep, bullet-sleep, all",
+                                   name));
   }
   return out;
 }

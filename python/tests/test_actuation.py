@@ -84,3 +84,25 @@ def test_set_load_and_set_motion_refuse_the_wrong_bodies():
         sim.set_load("nope", force=[1, 0, 0])
     with pytest.raises(ValueError, match="frame"):
         sim.set_load("block", frame="local")
+
+
+def test_a_sleeping_block_wakes_when_given_a_load_and_the_energy_audit_counts_what_slept():
+    scene = belt_scene()
+    scene["bodies"][0] = {"name": "ground", "fixed": True, "material": "m",
+                          "shapes": [{"type": "plane"}]}
+    scene["bodies"][1]["velocity"] = [0.005, 0.002, 0]  # below the sleep threshold (0.01 m/s)
+    scene["solver"] = {"tolerance": 1e-12, "sleep": {"time": 0.1}}
+    sim = coulomb.load(scene)
+    start = sim.energy()["total"]
+    sim.run(0.2)
+    # The block stopped sliding at once (mu g = 4.9 m/s^2) and fell asleep 0.1 s later.
+    e = sim.energy()
+    assert e["slept"] >= 0.0
+    assert e["total"] == pytest.approx(start, abs=1e-12)
+    x = sim.positions()[1].copy()
+    sim.run(0.3)
+    np.testing.assert_array_equal(sim.positions()[1], x)  # asleep: still, bit for bit
+    # A load wakes it: 10 N against mu m g = 4.9 N of friction.
+    sim.set_load("block", force=[10, 0, 0])
+    sim.run(0.4)
+    assert sim.positions()[1][0] - x[0] > 0.02

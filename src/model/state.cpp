@@ -30,6 +30,16 @@ void State::resize(const Model& model) {
   slept = 0.0;
 }
 
+void State::wake_island(std::size_t b) {
+  if (!sleeping(b)) return;
+  const std::int32_t island = asleep[b];
+  for (std::size_t k = 0; k < asleep.size(); ++k) {
+    if (asleep[k] != island) continue;
+    asleep[k] = -1;
+    if (k < still_time.size()) still_time[k] = 0.0;
+  }
+}
+
 void set_driven_body_state(const Body& body, std::size_t b, State& state, double t) {
   const DrivenPose d = driven_pose(body.motion, t);
   const Vec3 arm = d.q_WB * body.com_B;

@@ -222,6 +222,8 @@ void Simulation::set_load(int body, const BodyLoad& load) {
   const bool was_actuated = model_.has_actuation();
   const BodyLoad previous = b.load;
   b.load = load;
+  // A load wakes the body's island (the step does not read the load of a body asleep).
+  state_.wake_island(static_cast<std::size_t>(body));
   if (compliant) {
     std::string why;
     if (!was_actuated && model_.has_actuation())

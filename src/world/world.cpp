@@ -72,7 +72,7 @@ void prepare(const Model& model, Workspace& ws) {
   motion.w_free.resize(nbodies);
   motion.inv_inertia_W.resize(nbodies);
   motion.L_free.resize(nbodies);
-  motion.body_flags.resize(nbodies);
+  motion.body_flags.assign(nbodies, 0);
   motion.inv_mass.resize(nbodies);
   motion.load_force.assign(nbodies, Vec3::Zero());
   motion.load_torque.assign(nbodies, Vec3::Zero());

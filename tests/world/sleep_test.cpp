@@ -192,6 +192,22 @@ bodies:
   }
 }
 
+// A load given to a sleeping body (Simulation::set_load) wakes its island: the box pulled
+// sideways slides, dragging nothing asleep; the lone box sleeps on.
+TEST(Sleep, ALoadGivenToASleepingBodyWakesItsIsland) {
+  Simulation sim = load(scene("{time: 0.3}"));
+  for (int k = 0; k < 500; ++k) sim.step();
+  ASSERT_TRUE(sim.state().sleeping(kBox3));
+  BodyLoad pull;
+  pull.force = Vec3(20, 5, 0);
+  sim.set_load(static_cast<int>(kBox3), pull);
+  EXPECT_FALSE(sim.state().sleeping(kBox1));
+  for (int k = 0; k < 100; ++k) sim.step();
+  EXPECT_GT(sim.state().x_WC[kBox3].x() + 0.03, 0.02);  // it slid from its place (x0 = −0.03)
+  EXPECT_FALSE(sim.state().sleeping(kBox3));
+  EXPECT_TRUE(sim.state().sleeping(kLone));
+}
+
 // What may not sleep: a damped body, and a body resting on a driven (here still) platform; their
 // islands stay awake while a free body beside them falls asleep. A driven pusher that comes to
 // the sleeping body wakes it (a driven shape pairs with a sleeping one) and pushes it away.

@@ -113,6 +113,9 @@ struct State {
   [[nodiscard]] std::size_t body_count() const { return x_WC.size(); }
   /// Whether body b sleeps (State::asleep).
   [[nodiscard]] bool sleeping(std::size_t b) const { return b < asleep.size() && asleep[b] >= 0; }
+  /// Wakes the island of body b, if it sleeps (Simulation::set_load calls it; a velocity given
+  /// to a sleeping body wakes its island by itself at the next step).
+  void wake_island(std::size_t b);
 };
 
 /// Sets the pose and twist of every driven body (Body::motion) to their values at time t [s]:

@@ -92,7 +92,8 @@ class Simulation {
   /// next step on. Throws std::invalid_argument for a fixed or driven body, a non-finite or
   /// negative value, or, in the compliant formulation, a model that had no actuation at its start
   /// (its state then has no work components: give the scene one, e.g. damping: {linear: 0}... of
-  /// a body, a load, a driven body) or a load the analytic Jacobian cannot take.
+  /// a body, a load, a driven body) or a load the analytic Jacobian cannot take. A sleeping body's
+  /// island wakes (solver.sleep).
   void set_load(int body, const BodyLoad& load);
   /// A driven body moves from now on with the constant twist (v [m/s] of its frame's origin, ω
   /// [rad/s], world) from its present pose. Throws std::invalid_argument for a body that is not

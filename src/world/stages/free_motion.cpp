@@ -62,6 +62,15 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
   report.rotation_failures =
       parallel_count(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t i) {
         const auto b = static_cast<std::size_t>(i);
+        // A body asleep in the last free motion and still asleep (its pose may have been set):
+        // every other entry already holds a sleeping body's values, and its Body is not read (a
+        // load given to it goes through Simulation::set_load, which wakes its island).
+        if (sleep && (out.body_flags[b] & kBodyAsleep) != 0 && state.sleeping(b) &&
+            state.v_WC[b].isZero(0.0) && state.w_W[b].isZero(0.0)) {
+          out.x_c[b] = state.x_WC[b];
+          out.q_c[b] = state.q_WB[b];
+          return 0;
+        }
         const Body& body = model.bodies[b];
         // The fields read here lie on six of the Body's eight cache lines, which the hardware
         // does not fetch ahead on its own: ask for those of a body a few indices on.
@@ -83,7 +92,7 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
             (body.fixed || asleep ? kBodyFixed : 0) | (asleep ? kBodyAsleep : 0) |
             (body.driven() ? kBodyDriven : 0) | (loaded ? kBodyLoaded : 0) |
             (body.load.damps() ? kBodyDamped : 0) |
-            (!body.fixed && isotropic(body.inertia_B) ? kBodyIsotropic : 0));
+            (!body.fixed && !asleep && isotropic(body.inertia_B) ? kBodyIsotropic : 0));
         out.body_flags[b] = flags;
         out.inv_mass[b] = asleep ? 0.0 : body.inv_mass();
         if ((flags & (kBodyDriven | kBodyLoaded | kBodyDamped)) != 0)

@@ -236,16 +236,22 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   // A sleeping body has no point in the step (its pairs with moving bodies woke it): the memory
   // of its contacts is kept for the step that wakes it.
   out.kept_memory.clear();
+  bool keep_memory = false;
   if (model.solver.sleep.enabled) {
-    for (const ContactMemory& m : state.contacts) {
-      const auto asleep = [&](std::int32_t shape) {
-        const auto b = static_cast<std::size_t>(model.shape_body[static_cast<std::size_t>(shape)]);
-        return (motion.body_flags[b] & kBodyAsleep) != 0;
+    const auto asleep = [&](const ContactMemory& m) {
+      const auto body = [&](std::int32_t shape) {
+        return static_cast<std::size_t>(model.shape_body[static_cast<std::size_t>(shape)]);
       };
-      if (asleep(m.key.shape1) || asleep(m.key.shape2)) out.kept_memory.push_back(m);
-    }
+      return ((motion.body_flags[body(m.key.shape1)] | motion.body_flags[body(m.key.shape2)]) &
+              kBodyAsleep) != 0;
+    };
+    // No point, and every remembered contact asleep: the memory stays as it is.
+    keep_memory = npoints == 0 && std::all_of(state.contacts.begin(), state.contacts.end(), asleep);
+    if (!keep_memory)
+      for (const ContactMemory& m : state.contacts)
+        if (asleep(m)) out.kept_memory.push_back(m);
   }
-  state.contacts.resize(npoints);
+  if (!keep_memory) state.contacts.resize(npoints);
   // Point by point, each into its own slots (parallel from parallel_loop_min points on).
   const auto np = static_cast<std::ptrdiff_t>(npoints);
   parallel_for(np, model.solver.parallel_loop_min, [&](std::ptrdiff_t ik) {
