@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
@@ -34,14 +35,18 @@ constexpr int kSweeps = 10;  // a cap: determinism does not need convergence
 struct Block {
   Model model = testing::make_model(0.4, 0.0, 1e-3, 1.0);
   State state;
-  Block() {
+  // speed_scale: the largest initial speed component [m/s]; sleep_time: solver.sleep.time [s]
+  // (0: no sleeping islands).
+  explicit Block(double speed_scale = 0.2, double sleep_time = 0.0) {
+    model.solver.sleep.enabled = sleep_time > 0.0;
+    model.solver.sleep.time = sleep_time;
     model.solver.max_iterations = kSweeps;
     model.solver.kind = SolverKind::nsgs;  // the parallel sweep is what is tested
     model.solver.parallel_colour_min = 1;  // every colour in parallel (default: large ones only)
     model.solver.parallel_loop_min = 1;    // every stage loop in parallel (default: large ones)
     testing::add_body(model, state, {.name = "floor", .fixed = true}, {testing::plane_shape()});
     std::mt19937_64 rng(7);
-    std::uniform_real_distribution<double> speed(-0.2, 0.2);
+    std::uniform_real_distribution<double> speed(-speed_scale, speed_scale);
     for (int i = 0; i < kSide; ++i)
       for (int j = 0; j < kSide; ++j)
         for (int k = 0; k < kSide; ++k) {
@@ -103,6 +108,47 @@ TEST(Threads, StepsAreBitIdenticalForOneTwoAndFourThreads) {
           << t << " contact " << k;
     }
     EXPECT_EQ(std::memcmp(&end[0].dissipated, &end[t].dissipated, sizeof(double)), 0) << t;
+  }
+#endif
+}
+
+// The same with sleeping islands (the wake and sleep stages, the broadphase's masks, the kept
+// contact memory): a block whose spheres move slower than the sleep threshold falls asleep after
+// three steps; one sphere is then struck and wakes the block; every pose, velocity, island and
+// still time is the same for 1, 2 and 4 threads.
+TEST(Threads, SleepingIslandsAreBitIdenticalForOneTwoAndFourThreads) {
+#ifndef _OPENMP
+  GTEST_SKIP() << "built without OpenMP (COULOMB_OPENMP=OFF): one thread only";
+#else
+  const int threads_before = omp_get_max_threads();
+  std::vector<State> end;
+  for (const int threads : {1, 2, 4}) {
+    SCOPED_TRACE(threads);
+    omp_set_num_threads(threads);
+    Block block(1e-3, 3e-3);
+    Workspace ws;
+    prepare(block.model, ws);
+    int slept = 0, woken = 0;
+    for (int s = 0; s < 8; ++s) {
+      if (s == 5) block.state.v_WC[1] = Vec3(0.3, 0.1, 0);
+      const StepReport& r = step(block.model, block.state, ws);
+      ASSERT_TRUE(r.finite);
+      slept = std::max(slept, r.sleeping);
+      woken += r.woken;
+    }
+    ASSERT_EQ(slept, kSide * kSide * kSide);  // the whole block slept
+    ASSERT_EQ(woken, kSide * kSide * kSide);  // and woke
+    end.push_back(block.state);
+  }
+  omp_set_num_threads(threads_before);
+  for (std::size_t t = 1; t < end.size(); ++t) {
+    EXPECT_TRUE(same_bits(end[0].x_WC, end[t].x_WC)) << t;
+    EXPECT_TRUE(same_bits(end[0].q_WB, end[t].q_WB)) << t;
+    EXPECT_TRUE(same_bits(end[0].v_WC, end[t].v_WC)) << t;
+    EXPECT_TRUE(same_bits(end[0].w_W, end[t].w_W)) << t;
+    EXPECT_TRUE(same_bits(end[0].asleep, end[t].asleep)) << t;
+    EXPECT_TRUE(same_bits(end[0].still_time, end[t].still_time)) << t;
+    EXPECT_EQ(std::memcmp(&end[0].slept, &end[t].slept, sizeof(double)), 0) << t;
   }
 #endif
 }

@@ -104,6 +104,9 @@ enum BodyFlag : std::uint8_t {
   kBodyDamped = 8,
   kBodyIsotropic = 16,
   kBodyAsleep = 32,
+  /// Asleep in the last step too, at the same pose: its shapes' frames and boxes are the last
+  /// step's (the broadphase does not compute them again).
+  kBodyUnmoved = 64,
 };
 
 /// Stage free_motion's output (nbodies). The contact configuration is where the step evaluates

@@ -27,6 +27,8 @@ void broadphase(const Model& model, const State& state, const FreeMotion& motion
   parallel_for(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t i) {
     const auto s = static_cast<std::size_t>(i);
     const int b = model.shape_body[s];
+    // A body asleep at the pose of the last step: its shapes' frames and boxes are those.
+    if ((motion.body_flags[static_cast<std::size_t>(b)] & kBodyUnmoved) != 0) return;
     // The Body's lines read here (com_B, fixed; the motion's kind) for a shape a few indices on:
     // the hardware does not fetch them ahead on its own (free_motion.cpp).
     if (s + kShapePrefetch < nshapes) {

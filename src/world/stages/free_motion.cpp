@@ -67,6 +67,10 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
         // load given to it goes through Simulation::set_load, which wakes its island).
         if (sleep && (out.body_flags[b] & kBodyAsleep) != 0 && state.sleeping(b) &&
             state.v_WC[b].isZero(0.0) && state.w_W[b].isZero(0.0)) {
+          const bool unmoved =
+              out.x_c[b] == state.x_WC[b] && out.q_c[b].coeffs() == state.q_WB[b].coeffs();
+          out.body_flags[b] =
+              static_cast<std::uint8_t>(kBodyFixed | kBodyAsleep | (unmoved ? kBodyUnmoved : 0));
           out.x_c[b] = state.x_WC[b];
           out.q_c[b] = state.q_WB[b];
           return 0;
