@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -511,6 +512,30 @@ bodies:
   EXPECT_TRUE(fs::exists(out / "summary.json"));
 }
 
+// Stops a run of `text` before each step of `stops`, checks its checkpoint against the stopped
+// run's state (`check`), restarts from it, and expects the uninterrupted run's (`reference`, into
+// `whole`) final state, `files` and summary, bit for bit.
+template <std::size_t K, class Check>
+void expect_restarts_continue(const std::string& text, const std::string& label,
+                              const Ran& reference, const fs::path& whole,
+                              std::initializer_list<std::int64_t> stops,
+                              const char* const (&files)[K], Check check) {
+  for (const std::int64_t stop : stops) {
+    SCOPED_TRACE(fmt::format("stopped at step {}", stop));
+    const fs::path first = fresh_dir(fmt::format("{}-first-{}", label, stop));
+    const Ran stopped = run_scene(text, first, stop, 0.05);
+    ASSERT_EQ(stopped.result.interrupted, "SIGINT");
+    check(read_checkpoint((first / kCheckpointFileName).string()), stopped.state);
+    const fs::path second = fresh_dir(fmt::format("{}-second-{}", label, stop));
+    const Ran restarted = run_scene(text, second, -1, 0.0, (first / kCheckpointFileName).string());
+    EXPECT_TRUE(restarted.result.restarted);
+    EXPECT_EQ(state_bytes(restarted.state), state_bytes(reference.state));
+    for (const char* name : files)
+      EXPECT_TRUE(read(second / name) == read(whole / name)) << name << " differs";
+    EXPECT_EQ(deterministic_summary(second), deterministic_summary(whole));
+  }
+}
+
 // A scene with driven bodies, a force, dampers, a spring between bodies and joints (a hinge on a
 // driven body, a string that goes taut) restarted from a checkpoint: every file (joints.csv and
 // driven.csv included), the replay with its work plot, the summary and the final state are
@@ -529,23 +554,11 @@ TEST(Restart, ActuatedSceneWithJointsContinuesBitIdentically) {
   EXPECT_GT(std::abs(r.force_work), 1e-4);
   EXPECT_GT(r.damping, 1e-6);
   EXPECT_NE(read(whole / "joints.csv").find(",string,"), std::string::npos);
-  for (const std::int64_t stop : {1, 137, 140, 299}) {
-    SCOPED_TRACE(fmt::format("stopped at step {}", stop));
-    const fs::path first = fresh_dir(fmt::format("actuated-first-{}", stop));
-    const Ran stopped = run_scene(kActuated, first, stop, 0.05);
-    ASSERT_EQ(stopped.result.interrupted, "SIGINT");
-    const Checkpoint c = read_checkpoint((first / kCheckpointFileName).string());
-    EXPECT_EQ(c.state.driven_work, stopped.state.driven_work);
-    EXPECT_EQ(c.state.driven_work_by_body, stopped.state.driven_work_by_body);
-    const fs::path second = fresh_dir(fmt::format("actuated-second-{}", stop));
-    const Ran restarted =
-        run_scene(kActuated, second, -1, 0.0, (first / kCheckpointFileName).string());
-    EXPECT_TRUE(restarted.result.restarted);
-    EXPECT_EQ(state_bytes(restarted.state), state_bytes(reference.state));
-    for (const char* name : kActuatedFiles)
-      EXPECT_TRUE(read(second / name) == read(whole / name)) << name << " differs";
-    EXPECT_EQ(deterministic_summary(second), deterministic_summary(whole));
-  }
+  expect_restarts_continue(kActuated, "actuated", reference, whole, {1, 137, 140, 299},
+                           kActuatedFiles, [](const Checkpoint& c, const State& stopped) {
+                             EXPECT_EQ(c.state.driven_work, stopped.driven_work);
+                             EXPECT_EQ(c.state.driven_work_by_body, stopped.driven_work_by_body);
+                           });
 }
 
 // Sleeping islands (format 4): a stack that falls asleep at t = 0.3 s and is woken at ~0.45 s by
@@ -571,22 +584,11 @@ bodies:
   // It slept, woke, and slept again.
   EXPECT_GT(reference.state.slept, 0.0);
   EXPECT_EQ(std::count(reference.state.asleep.begin(), reference.state.asleep.end(), 1), 3);
-  for (const std::int64_t stop : {50, 200, 470, 700}) {
-    SCOPED_TRACE(fmt::format("stopped at step {}", stop));
-    const fs::path first = fresh_dir(fmt::format("sleeping-first-{}", stop));
-    const Ran stopped = run_scene(text, first, stop, 0.05);
-    ASSERT_EQ(stopped.result.interrupted, "SIGINT");
-    const Checkpoint c = read_checkpoint((first / kCheckpointFileName).string());
-    EXPECT_EQ(c.state.asleep, stopped.state.asleep);
-    EXPECT_EQ(c.state.still_time, stopped.state.still_time);
-    const fs::path second = fresh_dir(fmt::format("sleeping-second-{}", stop));
-    const Ran restarted = run_scene(text, second, -1, 0.0, (first / kCheckpointFileName).string());
-    EXPECT_TRUE(restarted.result.restarted);
-    EXPECT_EQ(state_bytes(restarted.state), state_bytes(reference.state));
-    for (const char* name : kFiles)
-      EXPECT_TRUE(read(second / name) == read(whole / name)) << name << " differs";
-    EXPECT_EQ(deterministic_summary(second), deterministic_summary(whole));
-  }
+  expect_restarts_continue(text, "sleeping", reference, whole, {50, 200, 470, 700}, kFiles,
+                           [](const Checkpoint& c, const State& stopped) {
+                             EXPECT_EQ(c.state.asleep, stopped.asleep);
+                             EXPECT_EQ(c.state.still_time, stopped.still_time);
+                           });
 }
 
 // Format 2 files (written before the actuation's works were stored) still read: a checked-in

@@ -10,17 +10,13 @@
 #include <cmath>
 #include <string>
 
+#include "world/simulations.hpp"
+
 namespace coulomb {
 namespace {
 
-Simulation load(const std::string& text) {
-  Scene s = load_scene_text(text, "t.yaml");
-  return Simulation(std::move(s.model), std::move(s.state));
-}
-
-double audited(const Simulation& s) {
-  return audited_total(s.model(), energy(s.model(), s.state()), s.state());
-}
+using testing::audited;
+using testing::load;
 
 // Two bodies on a spring–damper (k, c, rest length L) in free space, their relative motion
 // along the line through their centres: r = |x2 − x1| obeys μ r̈ = −k (r − L) − c ṙ with the

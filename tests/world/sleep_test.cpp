@@ -13,17 +13,13 @@
 #include <cmath>
 #include <string>
 
+#include "world/simulations.hpp"
+
 namespace coulomb {
 namespace {
 
-Simulation load(const std::string& text) {
-  Scene s = load_scene_text(text, "t.yaml");
-  return Simulation(std::move(s.model), std::move(s.state));
-}
-
-double audited(const Simulation& s) {
-  return audited_total(s.model(), energy(s.model(), s.state()), s.state());
-}
+using testing::audited;
+using testing::load;
 
 // A stack of three boxes turned about z by different angles (so that no face is aligned with
 // the axes), a lone box 5 m away, and a ball thrown at the stack on a parabola, with a spin along
