@@ -212,6 +212,16 @@ void Model::validate() {
       check_moments(contacts[i], "contacts[" + std::to_string(i) + "]");
     check_moments(default_contact, "default_contact");
   }
+  // Sleeping islands: the nonsmooth formulation's (the compliant engine runs no stage that would
+  // wake an island), with thresholds >= 0 and a time > 0.
+  if (solver.sleep.enabled) {
+    if (solver.formulation != Formulation::nonsmooth)
+      invalid("solver.sleep applies to the nonsmooth formulation only");
+    if (!(solver.sleep.linear_velocity >= 0.0) || !(solver.sleep.angular_velocity >= 0.0) ||
+        !(solver.sleep.time > 0.0) || !std::isfinite(solver.sleep.linear_velocity) ||
+        !std::isfinite(solver.sleep.angular_velocity) || !std::isfinite(solver.sleep.time))
+      invalid("solver.sleep needs finite velocities >= 0 and a finite time > 0");
+  }
   // Joints: two distinct bodies (body 1 may be the world), finite data, a unit axis.
   const int nb = static_cast<int>(bodies.size());
   for (std::size_t i = 0; i < joints.size(); ++i) {

@@ -205,6 +205,23 @@ TEST(Model, FinalizeRejectsInvalidModels) {
     m.bodies[2].shape_count = 0;
     EXPECT_EQ(message(m), "Model::finalize: shapes 2..3 belong to no body");
   }
+  {
+    Model m = small_model();
+    m.solver.sleep.enabled = true;
+    m.solver.formulation = Formulation::compliant;
+    EXPECT_EQ(message(m),
+              "Model::finalize: solver.sleep applies to the nonsmooth formulation only");
+    m.solver.formulation = Formulation::nonsmooth;
+    m.solver.sleep.time = 0.0;
+    EXPECT_EQ(message(m),
+              "Model::finalize: solver.sleep needs finite velocities >= 0 and a finite time > 0");
+    m.solver.sleep.time = 0.5;
+    m.solver.sleep.linear_velocity = -1.0;
+    EXPECT_EQ(message(m),
+              "Model::finalize: solver.sleep needs finite velocities >= 0 and a finite time > 0");
+    m.solver.sleep.linear_velocity = 0.01;
+    EXPECT_EQ(message(m), "");
+  }
 }
 
 // PROX solves the three-unknown problem only: with a moment law in any contact spec it is an
