@@ -211,6 +211,29 @@ void add_row(Model& model, State& state, const char* name, const char* solver, T
   model.finalize();
 }
 
+// One step of the row of balls at x (add_row) for every solver and both schemes: `activated`
+// points join the problem pass by pass (activated + 1 contacts in the end); check(model, state,
+// report) then tests the step's outcome.
+template <class Check>
+void step_row_with_every_solver(const char* name, const std::vector<Vec3>& x, int activated,
+                                Check check) {
+  for (const char* solver : {"nsgs", "prox", "auto"}) {
+    for (const TimeScheme scheme : {TimeScheme::midpoint, TimeScheme::moreau_jean}) {
+      SCOPED_TRACE(std::string(solver) + " " + to_string(scheme));
+      Model model;
+      State state;
+      add_row(model, state, name, solver, scheme, x);
+      Workspace ws;
+      prepare(model, ws);
+      const StepReport& report = step(model, state, ws);
+      ASSERT_TRUE(report.finite);
+      EXPECT_EQ(report.activated, activated);
+      EXPECT_EQ(report.active_contacts, activated + 1);
+      check(model, state, report);
+    }
+  }
+}
+
 // A contact the impulses close (stage activate): ball 0 strikes ball 1 (touching, at v), and ball
 // 2 waits a gap δ = 0.1 v h beyond ball 1, floating, e = 0, frictionless. The free motion does not
 // close the gap 1–2 (balls 1 and 2 are at rest), so kinematics leaves that point out of the
@@ -219,35 +242,25 @@ void add_row(Model& model, State& state, const char* name, const char* solver, T
 // the point activated, Moreau's impact law with e = 0 on the touching row (the LCP of the test
 // above, n = 3) gives the three balls v/3 in the first step: momentum shared, no overlap.
 TEST(Chain, ContactsClosedByTheImpulsesJoinTheProblem) {
-  for (const char* solver : {"nsgs", "prox", "auto"}) {
-    for (const TimeScheme scheme : {TimeScheme::midpoint, TimeScheme::moreau_jean}) {
-      SCOPED_TRACE(std::string(solver) + " " + to_string(scheme));
-      Model model;
-      State state;
-      const double gap = 0.1 * kSpeed * kStep;
-      add_row(model, state, "closed-by-impulses", solver, scheme,
-              {Vec3::Zero(), Vec3(2.0 * kRadius, 0, 0), Vec3(4.0 * kRadius + gap, 0, 0)});
-      Workspace ws;
-      prepare(model, ws);
-      const StepReport& report = step(model, state, ws);
-      ASSERT_TRUE(report.finite);
-      EXPECT_EQ(report.activated, 1);
-      EXPECT_EQ(report.active_contacts, 2);
-      // 1e-8 m/s: the solve's velocity residual is below ε ‖q‖ = 1e-10 m/s (the test above).
-      for (int i = 0; i < 3; ++i)
-        EXPECT_NEAR(state.v_WC[static_cast<std::size_t>(i)].x(), kSpeed / 3.0, 1e-8) << i;
-      // No overlap at the end of the step beyond what the position stage leaves: it closes the
-      // predicted penetrations of the active contacts (ball 0 runs h v / 2 into ball 1 before
-      // the impulse acts) until less than 1e-3 of position_tolerance is left (correct.cpp;
-      // measured 4.5e-12 m). Without the activation ball 1 ends ~2.5e-4 m inside ball 2.
-      const double left = 1e-3 * model.solver.position_tolerance;
-      for (int i = 0; i < 2; ++i) {
-        const double gap_end = state.x_WC[static_cast<std::size_t>(i) + 1].x() -
-                               state.x_WC[static_cast<std::size_t>(i)].x() - 2.0 * kRadius;
-        EXPECT_GT(gap_end, -left) << i;
-      }
-    }
-  }
+  const double gap = 0.1 * kSpeed * kStep;
+  step_row_with_every_solver(
+      "closed-by-impulses",
+      {Vec3::Zero(), Vec3(2.0 * kRadius, 0, 0), Vec3(4.0 * kRadius + gap, 0, 0)}, 1,
+      [](const Model& model, const State& state, const StepReport&) {
+        // 1e-8 m/s: the solve's velocity residual is below ε ‖q‖ = 1e-10 m/s (the test above).
+        for (int i = 0; i < 3; ++i)
+          EXPECT_NEAR(state.v_WC[static_cast<std::size_t>(i)].x(), kSpeed / 3.0, 1e-8) << i;
+        // No overlap at the end of the step beyond what the position stage leaves: it closes the
+        // predicted penetrations of the active contacts (ball 0 runs h v / 2 into ball 1 before
+        // the impulse acts) until less than 1e-3 of position_tolerance is left (correct.cpp;
+        // measured 4.5e-12 m). Without the activation ball 1 ends ~2.5e-4 m inside ball 2.
+        const double left = 1e-3 * model.solver.position_tolerance;
+        for (int i = 0; i < 2; ++i) {
+          const double gap_end = state.x_WC[static_cast<std::size_t>(i) + 1].x() -
+                                 state.x_WC[static_cast<std::size_t>(i)].x() - 2.0 * kRadius;
+          EXPECT_GT(gap_end, -left) << i;
+        }
+      });
 }
 
 // Points closed pass after pass: ball 0 strikes ball 1 (touching, at v), balls 2, 3 and 4 wait
@@ -260,29 +273,18 @@ TEST(Chain, ContactsClosedByTheImpulsesJoinTheProblem) {
 // gives each v/5 (the LCP of the test above, n = 5), to 1e-8 m/s as there — a provisional answer
 // applied would miss it by ~1e-4 m/s.
 TEST(Chain, PointsClosedPassAfterPassEndAtTheModelTolerance) {
-  for (const char* solver : {"nsgs", "prox", "auto"}) {
-    for (const TimeScheme scheme : {TimeScheme::midpoint, TimeScheme::moreau_jean}) {
-      SCOPED_TRACE(std::string(solver) + " " + to_string(scheme));
-      Model model;
-      State state;
-      const double gap = 0.1 * kSpeed * kStep;
-      const double gaps[6] = {0.0, 0.0, gap, gap, gap, 5.0 * gap};
-      std::vector<Vec3> x(6, Vec3::Zero());
-      for (int i = 1; i < 6; ++i) x[i] = x[i - 1] + Vec3(2.0 * kRadius + gaps[i], 0, 0);
-      add_row(model, state, "closed-pass-after-pass", solver, scheme, x);
-      Workspace ws;
-      prepare(model, ws);
-      const StepReport& report = step(model, state, ws);
-      ASSERT_TRUE(report.finite);
-      EXPECT_EQ(report.activated, 3);
-      EXPECT_EQ(report.active_contacts, 4);
-      EXPECT_EQ(report.solver.status, SolverStatus::converged);
-      EXPECT_LE(report.solver.error, kTolerance);
-      for (int i = 0; i < 5; ++i)
-        EXPECT_NEAR(state.v_WC[static_cast<std::size_t>(i)].x(), kSpeed / 5.0, 1e-8) << i;
-      EXPECT_EQ(state.v_WC[5].x(), 0.0);
-    }
-  }
+  const double gap = 0.1 * kSpeed * kStep;
+  const double gaps[6] = {0.0, 0.0, gap, gap, gap, 5.0 * gap};
+  std::vector<Vec3> x(6, Vec3::Zero());
+  for (int i = 1; i < 6; ++i) x[i] = x[i - 1] + Vec3(2.0 * kRadius + gaps[i], 0, 0);
+  step_row_with_every_solver(
+      "closed-pass-after-pass", x, 3, [](const Model&, const State& state, const StepReport& r) {
+        EXPECT_EQ(r.solver.status, SolverStatus::converged);
+        EXPECT_LE(r.solver.error, kTolerance);
+        for (int i = 0; i < 5; ++i)
+          EXPECT_NEAR(state.v_WC[static_cast<std::size_t>(i)].x(), kSpeed / 5.0, 1e-8) << i;
+        EXPECT_EQ(state.v_WC[5].x(), 0.0);
+      });
 }
 
 // The same along a bent row in 3-D: the pairs' normals n_i (i, i+1) point along no common axis
@@ -310,29 +312,19 @@ TEST(Chain, PointsClosedPassAfterPassAlongABentRowMeetMoreausLawIn3D) {
   const Eigen::Vector4d r = W.ldlt().solve(-J * v);
   ASSERT_GT(r.minCoeff(), 0.0) << r.transpose();  // all four contacts active
   const Eigen::Matrix<double, 15, 1> v_plus = v + J.transpose() * r / kMass;
-  for (const char* solver : {"nsgs", "prox", "auto"}) {
-    for (const TimeScheme scheme : {TimeScheme::midpoint, TimeScheme::moreau_jean}) {
-      SCOPED_TRACE(std::string(solver) + " " + to_string(scheme));
-      Model model;
-      State state;
-      add_row(model, state, "closed-pass-after-pass-3d", solver, scheme, x);
-      Workspace ws;
-      prepare(model, ws);
-      const StepReport& report = step(model, state, ws);
-      ASSERT_TRUE(report.finite);
-      EXPECT_EQ(report.activated, 3);
-      EXPECT_EQ(report.active_contacts, 4);
-      EXPECT_EQ(report.solver.status, SolverStatus::converged);
-      EXPECT_LE(report.solver.error, kTolerance);
-      for (int i = 0; i < 5; ++i) {
-        const Vec3 expected = v_plus.segment<3>(3 * i);
-        EXPECT_LE((state.v_WC[static_cast<std::size_t>(i)] - expected).norm(), 1e-8)
-            << i << ": " << state.v_WC[static_cast<std::size_t>(i)].transpose() << " against "
-            << expected.transpose();
-      }
-      EXPECT_EQ(state.v_WC[5].norm(), 0.0);
-    }
-  }
+  step_row_with_every_solver(
+      "closed-pass-after-pass-3d", x, 3,
+      [&v_plus](const Model&, const State& state, const StepReport& r) {
+        EXPECT_EQ(r.solver.status, SolverStatus::converged);
+        EXPECT_LE(r.solver.error, kTolerance);
+        for (int i = 0; i < 5; ++i) {
+          const Vec3 expected = v_plus.segment<3>(3 * i);
+          EXPECT_LE((state.v_WC[static_cast<std::size_t>(i)] - expected).norm(), 1e-8)
+              << i << ": " << state.v_WC[static_cast<std::size_t>(i)].transpose() << " against "
+              << expected.transpose();
+        }
+        EXPECT_EQ(state.v_WC[5].norm(), 0.0);
+      });
 }
 
 // The same in general 3-D motion: ball 0, spinning about an axis that is not its velocity's,
