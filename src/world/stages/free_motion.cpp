@@ -62,11 +62,14 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
   report.rotation_failures =
       parallel_count(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t i) {
         const auto b = static_cast<std::size_t>(i);
-        // A body asleep in the last free motion and still asleep (its pose may have been set):
+        // Asleep in the state, and not given a velocity since (a body given one is awake; the
+        // wake stage then wakes its island).
+        const bool held =
+            sleep && state.sleeping(b) && state.v_WC[b].isZero(0.0) && state.w_W[b].isZero(0.0);
+        // A body asleep in the last free motion and still held (its pose may have been set):
         // every other entry already holds a sleeping body's values, and its Body is not read (a
         // load given to it goes through Simulation::set_load, which wakes its island).
-        if (sleep && (out.body_flags[b] & kBodyAsleep) != 0 && state.sleeping(b) &&
-            state.v_WC[b].isZero(0.0) && state.w_W[b].isZero(0.0)) {
+        if (held && (out.body_flags[b] & kBodyAsleep) != 0) {
           const bool unmoved =
               out.x_c[b] == state.x_WC[b] && out.q_c[b].coeffs() == state.q_WB[b].coeffs();
           out.body_flags[b] =
@@ -88,10 +91,9 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
           __builtin_prefetch(&next.load.table);
         }
         const bool loaded = body.load.applies_force();
-        // A sleeping body is held still as a fixed one; given a velocity or a load, it is awake
-        // (the wake stage then wakes its island).
-        const bool asleep = sleep && state.sleeping(b) && state.v_WC[b].isZero(0.0) &&
-                            state.w_W[b].isZero(0.0) && !loaded && !body.load.damps();
+        // A held body is still as a fixed one, unless it has a load (then awake, and its island
+        // woken by the wake stage).
+        const bool asleep = held && !loaded && !body.load.damps();
         const auto flags = static_cast<std::uint8_t>(
             (body.fixed || asleep ? kBodyFixed : 0) | (asleep ? kBodyAsleep : 0) |
             (body.driven() ? kBodyDriven : 0) | (loaded ? kBodyLoaded : 0) |
