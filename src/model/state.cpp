@@ -1,8 +1,10 @@
 /// @file
-/// State sizing and the body-frame pose helper.
+/// State sizing, waking sleeping islands, and the body-frame pose helper.
 
 #include <coulomb/model/model.hpp>
 #include <coulomb/model/state.hpp>
+
+#include <algorithm>
 
 namespace coulomb {
 
@@ -33,11 +35,18 @@ void State::resize(const Model& model) {
 void State::wake_island(std::size_t b) {
   if (!sleeping(b)) return;
   const std::int32_t island = asleep[b];
+  (void)wake_islands(std::span<const std::int32_t>(&island, 1));
+}
+
+int State::wake_islands(std::span<const std::int32_t> sorted) {
+  int woken = 0;
   for (std::size_t k = 0; k < asleep.size(); ++k) {
-    if (asleep[k] != island) continue;
+    if (asleep[k] < 0 || !std::binary_search(sorted.begin(), sorted.end(), asleep[k])) continue;
     asleep[k] = -1;
     if (k < still_time.size()) still_time[k] = 0.0;
+    ++woken;
   }
+  return woken;
 }
 
 void set_driven_body_state(const Body& body, std::size_t b, State& state, double t) {

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace coulomb {
@@ -116,6 +117,8 @@ struct State {
   /// Wakes the island of body b, if it sleeps (Simulation::set_load calls it; a velocity given
   /// to a sleeping body wakes its island by itself at the next step).
   void wake_island(std::size_t b);
+  /// Wakes the islands `sorted` (State::asleep values, ascending); returns the bodies woken.
+  int wake_islands(std::span<const std::int32_t> sorted);
 };
 
 /// Sets the pose and twist of every driven body (Body::motion) to their values at time t [s]:

@@ -24,6 +24,8 @@
 //
 // Every loop runs in body, pair or point order, and an island's root is its least body index (the
 // union–find keeps the smaller root): the result does not depend on the threads.
+#include <coulomb/dynamics/rigid_body.hpp>
+
 #include <algorithm>
 #include <limits>
 
@@ -91,14 +93,7 @@ void wake(const Model& model, const FreeMotion& motion, const ShapeFrames& frame
   std::sort(islands.waking.begin(), islands.waking.end());
   islands.waking.erase(std::unique(islands.waking.begin(), islands.waking.end()),
                        islands.waking.end());
-  for (std::size_t b = 0; b < n; ++b) {
-    if (state.asleep[b] < 0 ||
-        !std::binary_search(islands.waking.begin(), islands.waking.end(), state.asleep[b]))
-      continue;
-    state.asleep[b] = -1;
-    state.still_time[b] = 0.0;
-    ++report.woken;
-  }
+  report.woken += state.wake_islands(islands.waking);
 }
 
 void sleep(const Model& model, const FreeMotion& motion, const ContactPoints& points, State& state,
@@ -159,9 +154,9 @@ void sleep(const Model& model, const FreeMotion& motion, const ContactPoints& po
     const std::int32_t root = find(parent, static_cast<std::int32_t>(b));
     if (!(still[static_cast<std::size_t>(root)] >= settings.time)) continue;
     const Body& body = model.bodies[b];
-    const Vec3 omega_B = state.q_WB[b].conjugate() * state.w_W[b];
     state.slept +=
-        0.5 * body.mass * state.v_WC[b].squaredNorm() + 0.5 * omega_B.dot(body.inertia_B * omega_B);
+        0.5 * body.mass * state.v_WC[b].squaredNorm() +
+        rotational_kinetic_energy(body.inertia_B, state.q_WB[b].conjugate() * state.w_W[b]);
     state.v_WC[b].setZero();
     state.w_W[b].setZero();
     state.asleep[b] = root;
