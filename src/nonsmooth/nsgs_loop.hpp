@@ -119,8 +119,10 @@ class FactoredSweep {
       for (const std::int32_t a : *order) failures += relax(a, r, omega, local_solve) ? 0 : 1;
       return failures;
     }
+    // Below kColorThreshold the order is contact order, uncoloured; above it even one colour is
+    // relaxed in parallel (a carpet of spheres on the ground: no two contacts share a body).
     const int colors = static_cast<int>(p_.color_start.size()) - 1;
-    if (colors <= 1 || p_.contact_count < kColorThreshold) {
+    if (p_.contact_count < kColorThreshold) {
       for (const std::int32_t a : p_.order) failures += relax(a, r, omega, local_solve) ? 0 : 1;
       return failures;
     }

@@ -7,6 +7,7 @@
 /// OpenMP (COULOMB_OPENMP=OFF), the pragmas are ignored and every loop is a plain one.
 
 #include <cstddef>
+#include <vector>
 
 namespace coulomb {
 
@@ -32,6 +33,15 @@ int parallel_count(std::ptrdiff_t n, std::ptrdiff_t min, F&& f) {
 #pragma omp parallel for schedule(static) reduction(+ : sum)
   for (std::ptrdiff_t i = 0; i < n; ++i) sum += f(i);
   return sum;
+}
+
+/// terms[i] = f(i) for i in [0, n), run as parallel_for (terms is resized to n). For sums of
+/// floating-point terms that must not depend on the threads: the caller adds terms[i] in index
+/// order afterwards, which gives the bits of the plain loop `for i: sum += f(i)`.
+template <class T, class F>
+void parallel_terms(std::ptrdiff_t n, std::ptrdiff_t min, std::vector<T>& terms, F&& f) {
+  terms.resize(static_cast<std::size_t>(n));
+  parallel_for(n, min, [&](std::ptrdiff_t i) { terms[static_cast<std::size_t>(i)] = f(i); });
 }
 
 }  // namespace coulomb

@@ -184,6 +184,8 @@ struct ActiveSet {
   std::vector<std::int32_t> body_contacts_start;  ///< (nbodies+1) CSR of active contacts per body
   std::vector<std::int32_t> body_contacts;  ///< (2 nactive at most) active indices, body by body
   std::vector<std::int32_t> next;           ///< (nbodies) scratch of the CSR build
+  /// (nactive) scratch of the CSR build: each contact's dynamic bodies (body 1, body 2; -1 fixed)
+  std::vector<std::array<std::int32_t, 2>> ends;
 };
 
 /// Stages assemble (problem, the warm start in r, laws_of_active, body_index) and solve (r, u,
@@ -249,6 +251,9 @@ struct StepResults {
   /// for a driven body, its contact and spring impulses times its mean twist [J]; set only for
   /// the bodies they apply to (integrate.cpp).
   std::vector<double> load_work, damping_work, driven_work;
+  /// (nactive) each contact's work by kind (normal, friction, rolling, pivoting) [J], summed in
+  /// contact order into State::dissipated_by_kind (integrate.cpp).
+  std::vector<std::array<double, 4>> work_by_kind;
   /// Scratch of the contact memory's update: the entries of the pairs that sleep (no point this
   /// step), kept for the step that wakes them (SolverSettings::sleep).
   std::vector<ContactMemory> kept_memory, merged_memory;

@@ -27,6 +27,7 @@
 #include <coulomb/math/parallel.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "stages/joints.hpp"
@@ -74,24 +75,49 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   const std::size_t nbodies = model.bodies.size();
   const std::size_t nactive = active.active.size();
 
-  // Contact impulses gathered per body (force, and torque about the centre of mass), world.
-  for (std::size_t b = 0; b < nbodies; ++b) {
-    out.impulse_force[b].setZero();
-    out.impulse_torque[b].setZero();
-  }
-  for (std::size_t i = 0; i < nactive; ++i) {
+  // Contact impulses gathered per body (force, and torque about the centre of mass), world. A
+  // body's sides of the impulses are added in contact order, as a pass over the contacts would:
+  // each free body's from ActiveSet's CSR (on every core), a driven body's (a fixed body, which the
+  // CSR leaves out) in a pass over the contacts when there is one; a fixed body's stay zero.
+  // The side of body b (body 1 or 2 of contact i) of the impulse, added to (f, t).
+  const auto add_side = [&](std::size_t i, std::size_t b, Vec3& f, Vec3& t) {
     const int k = active.active[i];
     const ContactPoint& c = points.points[k];
     const Vec3 r = force_impulse(contact, i);
     // Moment impulse of 1 on 2 in the world: Mn n + Mt1 t1 + Mt2 t2.
     const Vec3 m = moment_impulse(contact, i);
     const Vec3 m_W = m.x() * c.n_W + m.y() * c.t1_W + m.z() * c.t2_W;
-    const Eigen::Matrix<double, 6, 1> p2 = points.H2[k].transpose() * r;
-    const Eigen::Matrix<double, 6, 1> p1 = -(points.H1[k].transpose() * r);
-    out.impulse_force[c.body2] += p2.head<3>();
-    out.impulse_torque[c.body2] += p2.tail<3>() + m_W;
-    out.impulse_force[c.body1] += p1.head<3>();
-    out.impulse_torque[c.body1] += p1.tail<3>() - m_W;
+    if (static_cast<std::size_t>(c.body2) == b) {
+      const Eigen::Matrix<double, 6, 1> p2 = points.H2[k].transpose() * r;
+      f += p2.head<3>();
+      t += p2.tail<3>() + m_W;
+    } else {
+      const Eigen::Matrix<double, 6, 1> p1 = -(points.H1[k].transpose() * r);
+      f += p1.head<3>();
+      t += p1.tail<3>() - m_W;
+    }
+  };
+  parallel_for(static_cast<std::ptrdiff_t>(nbodies), model.solver.parallel_loop_min,
+               [&](std::ptrdiff_t ib) {
+                 const auto b = static_cast<std::size_t>(ib);
+                 Vec3 f = Vec3::Zero(), t = Vec3::Zero();
+                 if (!model.bodies[b].fixed)
+                   for (std::int32_t e = active.body_contacts_start[b];
+                        e < active.body_contacts_start[b + 1]; ++e)
+                     add_side(static_cast<std::size_t>(active.body_contacts[e]), b, f, t);
+                 out.impulse_force[b] = f;
+                 out.impulse_torque[b] = t;
+               });
+  if (std::any_of(motion.body_flags.begin(), motion.body_flags.end(),
+                  [](std::uint8_t flags) { return (flags & kBodyDriven) != 0; })) {
+    for (std::size_t i = 0; i < nactive; ++i) {
+      const ContactPoint& c = points.points[active.active[i]];
+      for (const int b : {c.body1, c.body2}) {
+        const auto side = static_cast<std::size_t>(b);
+        if ((motion.body_flags[side] & kBodyDriven) != 0)
+          add_side(i, side, out.impulse_force[side], out.impulse_torque[side]);
+      }
+    }
   }
   // The joint blocks' impulses, and the joint reactions (joints.cpp).
   apply_joint_impulses(model, motion, contact, nactive, out);
@@ -203,22 +229,33 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
 
   // The same work contact by contact, split by kind: r·J(v_mean, w_mean) is linear in r, so the
   // normal and tangential parts add up to the total above.
+  // The contacts' terms on every core, subtracted in contact order (the same bits for any threads).
+  parallel_terms(static_cast<std::ptrdiff_t>(nactive), model.solver.parallel_loop_min,
+                 out.work_by_kind, [&](std::ptrdiff_t ii) -> std::array<double, 4> {
+                   const auto i = static_cast<std::size_t>(ii);
+                   const int k = active.active[i];
+                   const ContactPoint& c = points.points[k];
+                   const Vec3 u_mean = points.H2[k].leftCols<3>() * out.v_mean[c.body2] +
+                                       points.H2[k].rightCols<3>() * out.w_mean[c.body2] -
+                                       points.H1[k].leftCols<3>() * out.v_mean[c.body1] -
+                                       points.H1[k].rightCols<3>() * out.w_mean[c.body1];
+                   const Vec3 w_mean = out.w_mean[c.body2] - out.w_mean[c.body1];
+                   const Vec3 r = force_impulse(contact, i), m = moment_impulse(contact, i);
+                   std::array<double, 4> terms{};
+                   terms[static_cast<std::size_t>(EnergyKind::normal)] = r.x() * u_mean.x();
+                   terms[static_cast<std::size_t>(EnergyKind::friction)] =
+                       r.y() * u_mean.y() + r.z() * u_mean.z();
+                   terms[static_cast<std::size_t>(EnergyKind::rolling)] =
+                       m.y() * w_mean.dot(c.t1_W) + m.z() * w_mean.dot(c.t2_W);
+                   terms[static_cast<std::size_t>(EnergyKind::pivoting)] =
+                       m.x() * w_mean.dot(c.n_W);
+                   return terms;
+                 });
   auto& by_kind = state.dissipated_by_kind;
-  for (std::size_t i = 0; i < nactive; ++i) {
-    const int k = active.active[i];
-    const ContactPoint& c = points.points[k];
-    const Vec3 u_mean = points.H2[k].leftCols<3>() * out.v_mean[c.body2] +
-                        points.H2[k].rightCols<3>() * out.w_mean[c.body2] -
-                        points.H1[k].leftCols<3>() * out.v_mean[c.body1] -
-                        points.H1[k].rightCols<3>() * out.w_mean[c.body1];
-    const Vec3 w_mean = out.w_mean[c.body2] - out.w_mean[c.body1];
-    const Vec3 r = force_impulse(contact, i), m = moment_impulse(contact, i);
-    by_kind[static_cast<std::size_t>(EnergyKind::normal)] -= r.x() * u_mean.x();
-    by_kind[static_cast<std::size_t>(EnergyKind::friction)] -=
-        r.y() * u_mean.y() + r.z() * u_mean.z();
-    by_kind[static_cast<std::size_t>(EnergyKind::rolling)] -=
-        m.y() * w_mean.dot(c.t1_W) + m.z() * w_mean.dot(c.t2_W);
-    by_kind[static_cast<std::size_t>(EnergyKind::pivoting)] -= m.x() * w_mean.dot(c.n_W);
+  for (const std::array<double, 4>& terms : out.work_by_kind) {
+    for (const EnergyKind kind :
+         {EnergyKind::normal, EnergyKind::friction, EnergyKind::rolling, EnergyKind::pivoting})
+      by_kind[static_cast<std::size_t>(kind)] -= terms[static_cast<std::size_t>(kind)];
   }
 
   book_joint_work(model, contact, nactive, out, state);

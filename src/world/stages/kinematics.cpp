@@ -13,6 +13,7 @@
 #include <coulomb/math/parallel.hpp>
 
 #include <algorithm>
+#include <array>
 
 #include "stages/body_contacts.hpp"
 #include "stages/stages.hpp"
@@ -57,24 +58,31 @@ std::int32_t find_memory(const State& state, const ContactPoint& c, std::size_t 
 }  // namespace
 
 void body_contacts(const Model& model, const ContactPoints& points, ActiveSet& out) {
-  // Active contacts of each dynamic body (CSR; a fixed body couples nothing).
+  // Active contacts of each dynamic body (CSR; a fixed body couples nothing). Each contact's two
+  // dynamic bodies (or -1) first, on every core; then the count and the fill in contact order.
   const std::size_t nactive = out.active.size();
   const std::size_t nbodies = model.bodies.size();
+  parallel_terms(static_cast<std::ptrdiff_t>(nactive), model.solver.parallel_loop_min, out.ends,
+                 [&](std::ptrdiff_t i) -> std::array<std::int32_t, 2> {
+                   const ContactPoint& c = points.points[out.active[static_cast<std::size_t>(i)]];
+                   const auto dynamic = [&](std::int32_t shape, int body) {
+                     return model.compiled.shape_fixed[static_cast<std::size_t>(shape)] != 0
+                                ? std::int32_t{-1}
+                                : static_cast<std::int32_t>(body);
+                   };
+                   return {dynamic(c.shape1, c.body1), dynamic(c.shape2, c.body2)};
+                 });
   out.body_contacts_start.assign(nbodies + 1, 0);
-  for (std::size_t i = 0; i < nactive; ++i) {
-    const ContactPoint& c = points.points[out.active[i]];
-    if (!model.bodies[c.body1].fixed) ++out.body_contacts_start[c.body1 + 1];
-    if (!model.bodies[c.body2].fixed) ++out.body_contacts_start[c.body2 + 1];
-  }
+  for (const auto& ends : out.ends)
+    for (const std::int32_t b : ends)
+      if (b >= 0) ++out.body_contacts_start[static_cast<std::size_t>(b) + 1];
   for (std::size_t b = 0; b < nbodies; ++b)
     out.body_contacts_start[b + 1] += out.body_contacts_start[b];
   out.body_contacts.resize(static_cast<std::size_t>(out.body_contacts_start[nbodies]));
   out.next.assign(out.body_contacts_start.begin(), out.body_contacts_start.end() - 1);
-  for (std::size_t i = 0; i < nactive; ++i) {
-    const ContactPoint& c = points.points[out.active[i]];
-    if (!model.bodies[c.body1].fixed) out.body_contacts[out.next[c.body1]++] = static_cast<int>(i);
-    if (!model.bodies[c.body2].fixed) out.body_contacts[out.next[c.body2]++] = static_cast<int>(i);
-  }
+  for (std::size_t i = 0; i < nactive; ++i)
+    for (const std::int32_t b : out.ends[i])
+      if (b >= 0) out.body_contacts[out.next[static_cast<std::size_t>(b)]++] = static_cast<int>(i);
 }
 
 void kinematics(const Model& model, const State& state, const FreeMotion& motion,
