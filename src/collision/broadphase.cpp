@@ -38,6 +38,7 @@
 //     bounded, unbounded) between calls resets the structure (an O(N log N) step).
 //   - No allocation once the buffers have grown to the sizes the scene needs.
 #include <coulomb/collision/broadphase.hpp>
+#include <coulomb/math/parallel.hpp>
 
 #include <algorithm>
 #include <array>
@@ -57,6 +58,11 @@ constexpr double kFatFraction = 0.1;
 constexpr double kShrinkFactor = 4.0;
 /// Rebuild the tree when the summed area of its internal nodes grew by this factor [-].
 constexpr double kRebuildGrowth = 1.5;
+/// The per-shape and per-candidate tests run on every core from this many on; their answers are
+/// flags, used in index order afterwards (the output does not depend on the threads).
+constexpr std::ptrdiff_t kParallelMin = 2048;
+/// Unbounded shapes whose tests against the bounded ones fit one flag byte per bounded shape.
+constexpr std::size_t kMaxFlaggedUnbounded = 8;
 
 enum Kind : std::uint8_t { kEmpty = 0, kBounded = 1, kUnbounded = 2 };
 
@@ -162,6 +168,7 @@ struct Broadphase::Impl {
   std::vector<ShapePair> bounded_pairs;
   std::vector<ShapePair> unbounded_pairs;
   std::vector<std::uint8_t> moved_flag;  // (n)
+  std::vector<std::uint8_t> flag;        // (n or candidates) per-step test results
   std::vector<std::int32_t> moved;       // sorted shapes whose fat box changed this step
 
   Impl() { stack.reserve(64); }
@@ -176,7 +183,7 @@ struct Broadphase::Impl {
   std::int32_t build_range(std::int32_t begin, std::int32_t end, std::int32_t parent);
   void refit_leaf(std::int32_t shape);
   void query_moved();
-  void filter(std::span<const Aabb> boxes, std::vector<ShapePair>& out) const;
+  void filter(std::span<const Aabb> boxes, std::vector<ShapePair>& out);
   void pair_unbounded(std::span<const Aabb> boxes);
 };
 
@@ -333,11 +340,23 @@ void Broadphase::Impl::query_moved() {
 }
 
 // Keeps the candidate pairs whose current boxes overlap (the order is kept).
-void Broadphase::Impl::filter(std::span<const Aabb> boxes, std::vector<ShapePair>& out) const {
+void Broadphase::Impl::filter(std::span<const Aabb> boxes, std::vector<ShapePair>& out) {
   out.clear();
-  for (const ShapePair& p : cand) {
-    if (boxes[p.a].overlaps(boxes[p.b])) out.push_back(p);
+  const auto nc = static_cast<std::ptrdiff_t>(cand.size());
+  if (!runs_parallel(nc, kParallelMin)) {
+    for (const ShapePair& p : cand) {
+      if (boxes[p.a].overlaps(boxes[p.b])) out.push_back(p);
+    }
+    return;
   }
+  // The tests on every core, the pairs kept in candidate order.
+  flag.resize(cand.size());
+  parallel_for(nc, kParallelMin, [&](std::ptrdiff_t i) {
+    const ShapePair& p = cand[static_cast<std::size_t>(i)];
+    flag[static_cast<std::size_t>(i)] = boxes[p.a].overlaps(boxes[p.b]) ? 1 : 0;
+  });
+  for (std::size_t i = 0; i < cand.size(); ++i)
+    if (flag[i] != 0) out.push_back(cand[i]);
 }
 
 // Pairs involving an unbounded shape, generated in (a, b) order: for a bounded a, the unbounded
@@ -345,10 +364,34 @@ void Broadphase::Impl::filter(std::span<const Aabb> boxes, std::vector<ShapePair
 void Broadphase::Impl::pair_unbounded(std::span<const Aabb> boxes) {
   unbounded_pairs.clear();
   const auto n = static_cast<std::int32_t>(boxes.size());
+  // A few unbounded shapes (a ground, walls): the tests of each bounded shape against them on
+  // every core, bit k of its flag for unbounded[k] (every one, the order is applied below).
+  const bool flagged = runs_parallel(n, kParallelMin) && unbounded.size() <= kMaxFlaggedUnbounded;
+  if (flagged) {
+    flag.resize(static_cast<std::size_t>(n));
+    parallel_for(n, kParallelMin, [&](std::ptrdiff_t i) {
+      const auto a = static_cast<std::int32_t>(i);
+      std::uint8_t f = 0;
+      if (kind[a] == kBounded)
+        for (std::size_t k = 0; k < unbounded.size(); ++k) {
+          const std::int32_t b = unbounded[k];
+          if (!excluded(a, b) && boxes[a].overlaps(boxes[b]))
+            f |= static_cast<std::uint8_t>(1U << k);
+        }
+      flag[static_cast<std::size_t>(a)] = f;
+    });
+  }
   std::size_t next = 0;  // first entry of `unbounded` greater than a
   for (std::int32_t a = 0; a < n; ++a) {
     while (next < unbounded.size() && unbounded[next] <= a) ++next;
     if (kind[a] == kBounded) {
+      if (flagged) {
+        const std::uint8_t f = flag[static_cast<std::size_t>(a)];
+        if (f == 0) continue;
+        for (std::size_t k = next; k < unbounded.size(); ++k)
+          if ((f >> k) & 1U) unbounded_pairs.push_back({a, unbounded[k]});
+        continue;
+      }
       for (std::size_t k = next; k < unbounded.size(); ++k) {
         const std::int32_t b = unbounded[k];
         if (!excluded(a, b) && boxes[a].overlaps(boxes[b])) unbounded_pairs.push_back({a, b});
@@ -376,18 +419,34 @@ void Broadphase::Impl::find_pairs(const BroadphaseInput& in, std::vector<ShapePa
   bool need_reset = !initialized || n != kind.size() ||
                     !std::equal(in.body.begin(), in.body.end(), body.begin()) ||
                     !std::equal(in.fixed.begin(), in.fixed.end(), fixed.begin());
-  for (std::size_t i = 0; i < n && !need_reset; ++i) {
-    need_reset = classify(in.boxes[i]) != kind[i];
+  // Each shape on every core: 2 when its kind changed (a reset), 1 when it left its fat box or
+  // shrank far inside it (a new fat box), 0 otherwise.
+  const double shrink = 1.0 + kShrinkFactor * kFatFraction;
+  int flagged = 0;
+  if (!need_reset) {
+    flag.resize(n);
+    flagged = parallel_count(static_cast<std::ptrdiff_t>(n), kParallelMin, [&](std::ptrdiff_t i) {
+      const Aabb& b = in.boxes[static_cast<std::size_t>(i)];
+      const auto k = static_cast<Kind>(kind[static_cast<std::size_t>(i)]);
+      std::uint8_t f = 0;
+      if (classify(b) != k)
+        f = 2;
+      else if (k == kBounded &&
+               !(inside(b, fat[static_cast<std::size_t>(i)]) &&
+                 max_extent(fat[static_cast<std::size_t>(i)]) <= shrink * max_extent(b)))
+        f = 1;
+      flag[static_cast<std::size_t>(i)] = f;
+      return f != 0 ? 1 : 0;
+    });
+    need_reset = flagged > 0 && std::find(flag.begin(), flag.end(), 2) != flag.end();
   }
   if (need_reset) {
     reset(in);
-  } else {
-    // Shapes that left their fat box, or shrank far inside it, get a new one.
-    const double shrink = 1.0 + kShrinkFactor * kFatFraction;
+  } else if (flagged > 0) {
+    // Shapes that left their fat box, or shrank far inside it, get a new one (in shape order).
     for (std::size_t i = 0; i < n; ++i) {
-      if (kind[i] != kBounded) continue;
+      if (flag[i] == 0) continue;
       const Aabb& b = in.boxes[i];
-      if (inside(b, fat[i]) && max_extent(fat[i]) <= shrink * max_extent(b)) continue;
       fat[i] = fatten(b);
       refit_leaf(static_cast<std::int32_t>(i));
       moved_flag[i] = 1;

@@ -364,13 +364,15 @@ CompiledModel compile(const Model& model) {
   CompiledModel c;
   const std::size_t nbodies = model.bodies.size();
   const std::size_t nshapes = model.shapes.size();
-  // Shapes: fixed flag, and reach (the farthest corner of the shape's AABB in the body frame from
-  // the centre of mass).
+  // Shapes: fixed flag, kind, and reach (the farthest corner of the shape's AABB in the body frame
+  // from the centre of mass).
   c.shape_fixed.resize(nshapes);
   c.shape_reach.resize(nshapes);
+  c.shape_kind.resize(nshapes);
   for (std::size_t s = 0; s < nshapes; ++s) {
     const Body& body = model.bodies[static_cast<std::size_t>(model.shape_body[s])];
     c.shape_fixed[s] = body.fixed ? 1 : 0;
+    c.shape_kind[s] = model.shapes[s].kind();
     const Aabb box = compute_aabb(model.shapes[s].geometry, model.shapes[s].pose_BS, 0.0);
     double reach = 0.0;
     for (int corner = 0; corner < 8; ++corner) {

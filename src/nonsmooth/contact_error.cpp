@@ -59,25 +59,22 @@ double force_error(const Problem& problem, const std::vector<Vec3>& r, const std
   assert(static_cast<int>(r.size()) >= nc && static_cast<int>(u.size()) >= nc);
   // Natural-map residual of De Saxcé's complementarity, contact by contact.
   thread_local std::vector<std::array<double, 2>> terms;
-  parallel_terms(nc, kColorThreshold, terms, [&](std::ptrdiff_t ia) -> std::array<double, 2> {
+  std::array<double, 2> sums{0.0, 0.0};  // Σ residual², Σ ‖q_α‖²
+  parallel_ordered_sum(nc, kColorThreshold, terms, sums, [&](std::ptrdiff_t ia) {
     const auto a = static_cast<int>(ia);
     const double q2 = problem.q[a].squaredNorm();
     // A joint block: the natural map of its box (joint_rows.hpp).
     if (const auto* joint = joint_of(problem, a))
-      return {joint_residual2<3>(*joint, r[a], u[a]), q2};
+      return std::array<double, 2>{joint_residual2<3>(*joint, r[a], u[a]), q2};
     const double mu = problem.laws[a];
     const Vec3& ua = u[a];
     // μ = +∞: the smaller of the no-slip law's two branch residuals (no_slip.hpp).
-    if (is_no_slip(mu)) return {no_slip_residual2(r[a], ua), q2};
+    if (is_no_slip(mu)) return std::array<double, 2>{no_slip_residual2(r[a], ua), q2};
     const Vec3 x(r[a][0] - ua[0] - mu * norm2d(ua[1], ua[2]), r[a][1] - ua[1], r[a][2] - ua[2]);
-    return {(r[a] - project_on_cone(x, mu)).squaredNorm(), q2};
+    return std::array<double, 2>{(r[a] - project_on_cone(x, mu)).squaredNorm(), q2};
   });
-  double sum = 0.0;
-  double q2 = 0.0;
-  for (const auto& [e2, qa2] : terms) {
-    sum += e2;
-    q2 += qa2;
-  }
+  const double sum = sums[0];
+  const double q2 = sums[1];
   // Relative to ‖q‖ (absolute when ‖q‖ <= DBL_EPSILON, as Siconos does).
   const double err = std::sqrt(sum);
   const double qn = std::sqrt(q2);

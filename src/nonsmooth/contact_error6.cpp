@@ -315,22 +315,20 @@ double wrench_error(const Problem& problem, const std::vector<Vec6>& r,
   const int nc = problem.contact_count;
   assert(static_cast<int>(r.size()) >= nc && static_cast<int>(u.size()) >= nc);
   thread_local std::vector<std::array<double, 2>> terms;
-  parallel_terms(nc, kColorThreshold, terms, [&](std::ptrdiff_t ia) -> std::array<double, 2> {
+  std::array<double, 2> sums{0.0, 0.0};  // Σ residual², Σ ‖q_α‖² (scaled)
+  parallel_ordered_sum(nc, kColorThreshold, terms, sums, [&](std::ptrdiff_t ia) {
     const auto a = static_cast<int>(ia);
     // A joint block: the natural map of its box (joint_rows.hpp).
     if (const auto* joint = joint_of(problem, a))
-      return {joint_residual2<6>(*joint, r[a], u[a]), problem.q[a].squaredNorm()};
+      return std::array<double, 2>{joint_residual2<6>(*joint, r[a], u[a]),
+                                   problem.q[a].squaredNorm()};
     const detail::Set6 set = detail::Set6::from(problem.laws[a]);
     const double e =
         detail::residual(set, detail::scale_r(r[a], set.ell), detail::scale_u(u[a], set.ell));
-    return {e * e, detail::scale_u(problem.q[a], set.ell).squaredNorm()};
+    return std::array<double, 2>{e * e, detail::scale_u(problem.q[a], set.ell).squaredNorm()};
   });
-  double sum = 0.0;
-  double q2 = 0.0;
-  for (const auto& [e2, qa2] : terms) {
-    sum += e2;
-    q2 += qa2;
-  }
+  const double sum = sums[0];
+  const double q2 = sums[1];
   const double err = std::sqrt(sum);
   const double qn = std::sqrt(q2);
   return qn > DBL_EPSILON ? err / qn : err;

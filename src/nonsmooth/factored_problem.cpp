@@ -48,10 +48,8 @@ void FactoredProblem<N>::clear() {
   inv_mass.clear();
   inv_inertia.clear();
   joint_rows.clear();
-  body_contacts_start.clear();
-  body_contacts.clear();
-  order.clear();
-  color_start.clear();
+  // body_contacts_start, body_contacts, order and color_start are finish()'s, with the graph
+  // they were built for (kept, or built again, by the next finish()).
 }
 
 template <int N>
@@ -78,6 +76,13 @@ void FactoredProblem<N>::finish() {
     w_diag[a].noalias() = J1[a] * G1[a];
     w_diag[a].noalias() += J2[a] * G2[a];
   });
+
+  // The same contact graph as at the last finish(): its CSR and visiting order hold (a settled
+  // carpet of 10⁴ spheres spent 2.7 % of its step building them again).
+  if (graph_body_count == body_count && graph_body1 == body1 && graph_body2 == body2) return;
+  graph_body_count = body_count;
+  graph_body1 = body1;
+  graph_body2 = body2;
 
   // The contacts of each body, in contact order (CSR).
   body_contacts_start.assign(nb + 1, 0);

@@ -382,25 +382,34 @@ TEST(Broadphase, MovingBoxesOverManyCallsMatchBruteForce) {
   }
 }
 
-// A plane and its neighbours moving, over several calls.
+// A floor and a wall, and the boxes moving about them, over several calls. 3000 boxes: more shapes
+// and candidate pairs than the broadphase's parallel tests start at (2048), whose flags are used in
+// shape and pair order.
 TEST(Broadphase, MovingBoxesOnAPlaneOverManyCalls) {
   const double inf = std::numeric_limits<double>::infinity();
   std::mt19937_64 rng(31);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
-  Scene s = random_scene(rng, 800, 2.0, 0.03, 0.06, 0.0);
+  Scene s = random_scene(rng, 3000, 2.0, 0.03, 0.06, 0.0);
+  // The wall x <= 0.4 between the boxes (shape 1500), the floor z <= 0.3 last.
+  const std::size_t wall = 1500;
+  s.boxes.insert(s.boxes.begin() + wall, Aabb{Vec3(-inf, -inf, -inf), Vec3(0.4, inf, inf)});
+  s.body.insert(s.body.begin() + wall, -2);
+  s.fixed.insert(s.fixed.begin() + wall, 1);
   s.add({Vec3(-inf, -inf, -inf), Vec3(inf, inf, 0.3)}, -1, true);
   Broadphase bp;
   std::vector<ShapePair> pairs;
-  for (int step = 0; step < 30; ++step) {
+  for (int step = 0; step < 12; ++step) {
     SCOPED_TRACE(testing::Message() << "step " << step);
     expect_matches_reference(bp, s, pairs);
     if (testing::Test::HasFatalFailure()) return;
     for (std::size_t i = 0; i + 1 < s.boxes.size(); ++i) {
+      if (i == wall) continue;
       const Vec3 d = 0.01 * Vec3(u(rng), u(rng), u(rng)) - Vec3(0, 0, 0.02);
       s.boxes[i].lo += d;
       s.boxes[i].hi += d;
     }
-    s.boxes.back().hi.z() += 0.01;  // the plane rises
+    s.boxes.back().hi.z() += 0.01;  // the floor rises
+    s.boxes[wall].hi.x() += 0.02;   // the wall moves
   }
 }
 

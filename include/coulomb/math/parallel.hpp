@@ -6,15 +6,36 @@
 /// runs on one thread still costs libgomp's bookkeeping, system calls included). Built without
 /// OpenMP (COULOMB_OPENMP=OFF), the pragmas are ignored and every loop is a plain one.
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace coulomb {
 
-/// f(i) for i in [0, n): on every core from `min` indices on (static schedule), else in order.
+/// The threads a parallel loop would run on (1 without OpenMP).
+inline int parallel_threads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+/// Whether a loop of n indices runs on several threads: from `min` indices on, with more than one
+/// thread. (A loop that would not may take a cheaper serial form than its parallel one.)
+inline bool runs_parallel(std::ptrdiff_t n, std::ptrdiff_t min) {
+  return n >= min && parallel_threads() > 1;
+}
+
+/// f(i) for i in [0, n): on every core from `min` indices on (static schedule), else in order (and
+/// in order on one thread, without a parallel region).
 template <class F>
 void parallel_for(std::ptrdiff_t n, std::ptrdiff_t min, F&& f) {
-  if (n < min) {
+  if (!runs_parallel(n, min)) {
     for (std::ptrdiff_t i = 0; i < n; ++i) f(i);
     return;
   }
@@ -26,13 +47,33 @@ void parallel_for(std::ptrdiff_t n, std::ptrdiff_t min, F&& f) {
 template <class F>
 int parallel_count(std::ptrdiff_t n, std::ptrdiff_t min, F&& f) {
   int sum = 0;
-  if (n < min) {
+  if (!runs_parallel(n, min)) {
     for (std::ptrdiff_t i = 0; i < n; ++i) sum += f(i);
     return sum;
   }
 #pragma omp parallel for schedule(static) reduction(+ : sum)
   for (std::ptrdiff_t i = 0; i < n; ++i) sum += f(i);
   return sum;
+}
+
+/// sum[j] += f(i)[j] for i = 0, 1, ..., n − 1 in that order (f returns K doubles): on several
+/// threads the terms are computed on every core into `terms` (scratch), then added in index order;
+/// on one thread they are added as they are computed. The same bits either way, for any threads.
+template <std::size_t K, class F>
+void parallel_ordered_sum(std::ptrdiff_t n, std::ptrdiff_t min,
+                          std::vector<std::array<double, K>>& terms, std::array<double, K>& sum,
+                          F&& f) {
+  const auto add = [&sum](const std::array<double, K>& t) {
+    for (std::size_t j = 0; j < K; ++j) sum[j] += t[j];
+  };
+  if (!runs_parallel(n, min)) {
+    for (std::ptrdiff_t i = 0; i < n; ++i) add(f(i));
+    return;
+  }
+  terms.resize(static_cast<std::size_t>(n));
+#pragma omp parallel for schedule(static)
+  for (std::ptrdiff_t i = 0; i < n; ++i) terms[static_cast<std::size_t>(i)] = f(i);
+  for (const std::array<double, K>& t : terms) add(t);
 }
 
 /// terms[i] = f(i) for i in [0, n), run as parallel_for (terms is resized to n). For sums of

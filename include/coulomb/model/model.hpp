@@ -245,6 +245,7 @@ struct CompiledModel {
   /// (nshapes) farthest distance of the shape from its body's centre of mass [m] (inf: unbounded)
   std::vector<double> shape_reach;
   std::vector<std::uint8_t> shape_fixed;  ///< (nshapes) 1 when the shape's body is fixed
+  std::vector<ShapeKind> shape_kind;      ///< (nshapes) Shape::kind()
   /// (nbodies) 1 when a joint holds the (free) body: it is in every step's problem
   std::vector<std::uint8_t> body_jointed;
 

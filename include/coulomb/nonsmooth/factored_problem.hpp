@@ -78,6 +78,10 @@ struct FactoredProblem {
   /// Visiting order of the sweep (nc) and the start of each colour in it (ncolours + 1; one colour
   /// [0, nc) below kColorThreshold); built by finish().
   std::vector<std::int32_t> order, color_start;
+  /// The contact graph (body1, body2, nb) that body_contacts and order were built for: finish()
+  /// keeps them when the graph is the same (a settled scene, step after step).
+  std::vector<std::int32_t> graph_body1, graph_body2;
+  int graph_body_count = -1;
   /// Scratch of finish(), kept for its capacity (no allocation once warm).
   std::vector<std::int32_t> scratch_next, scratch_color;
   std::vector<std::uint8_t> scratch_used;
@@ -85,7 +89,8 @@ struct FactoredProblem {
   /// Empties the problem, keeping capacity.
   void clear();
   /// After the per-contact arrays and the bodies are filled: W_αα, the contacts of each body and
-  /// the visiting order (coloured when nc ≥ kColorThreshold).
+  /// the visiting order (coloured when nc ≥ kColorThreshold; both kept from the last finish()
+  /// when body1, body2 and nb are the same).
   void finish();
   /// ν = M⁻¹ Jᵀ r per body (nb), gathered body by body in contact order (deterministic).
   void body_velocity(const std::vector<Vec>& r, std::vector<Vec6d>& nu) const;

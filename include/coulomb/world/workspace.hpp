@@ -158,6 +158,7 @@ struct ContactPoints {
   std::vector<ContactPoint> points;  ///< (npoints)
   /// Scratch of the parallel narrowphase: the points of each chunk of pairs, joined in order.
   std::vector<std::vector<ContactPoint>> chunk_points;
+  std::vector<std::size_t> chunk_offset;      ///< (chunks) first point of each chunk in `points`
   std::vector<std::int32_t> memory_of_point;  ///< (npoints) index in State::contacts or -1
   /// (npoints) 1 when the point's memory says it was moving (sliding, spinning, rolling) at the
   /// last step: the midpoint scheme then puts the tangential and angular rows of the law at the

@@ -212,7 +212,7 @@ void correct_contacts(const Model& model, const ActiveSet& active, const Contact
 // smoothly and are left out.
 bool turns_with_edges(const Model& model, const State& state, std::int32_t s1, std::int32_t s2) {
   const auto kind = [&](std::int32_t s) {
-    return model.shapes[static_cast<std::size_t>(s)].kind();
+    return model.compiled.shape_kind[static_cast<std::size_t>(s)];
   };
   const auto polyhedron = [](ShapeKind k) { return k == ShapeKind::box || k == ShapeKind::convex; };
   const ShapeKind k1 = kind(s1), k2 = kind(s2);

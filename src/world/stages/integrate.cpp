@@ -101,10 +101,10 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
                [&](std::ptrdiff_t ib) {
                  const auto b = static_cast<std::size_t>(ib);
                  Vec3 f = Vec3::Zero(), t = Vec3::Zero();
-                 if (!model.bodies[b].fixed)
-                   for (std::int32_t e = active.body_contacts_start[b];
-                        e < active.body_contacts_start[b + 1]; ++e)
-                     add_side(static_cast<std::size_t>(active.body_contacts[e]), b, f, t);
+                 // (A fixed body's range of the CSR is empty.)
+                 for (std::int32_t e = active.body_contacts_start[b];
+                      e < active.body_contacts_start[b + 1]; ++e)
+                   add_side(static_cast<std::size_t>(active.body_contacts[e]), b, f, t);
                  out.impulse_force[b] = f;
                  out.impulse_torque[b] = t;
                });
@@ -229,34 +229,32 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
 
   // The same work contact by contact, split by kind: r·J(v_mean, w_mean) is linear in r, so the
   // normal and tangential parts add up to the total above.
-  // The contacts' terms on every core, subtracted in contact order (the same bits for any threads).
-  parallel_terms(static_cast<std::ptrdiff_t>(nactive), model.solver.parallel_loop_min,
-                 out.work_by_kind, [&](std::ptrdiff_t ii) -> std::array<double, 4> {
-                   const auto i = static_cast<std::size_t>(ii);
-                   const int k = active.active[i];
-                   const ContactPoint& c = points.points[k];
-                   const Vec3 u_mean = points.H2[k].leftCols<3>() * out.v_mean[c.body2] +
-                                       points.H2[k].rightCols<3>() * out.w_mean[c.body2] -
-                                       points.H1[k].leftCols<3>() * out.v_mean[c.body1] -
-                                       points.H1[k].rightCols<3>() * out.w_mean[c.body1];
-                   const Vec3 w_mean = out.w_mean[c.body2] - out.w_mean[c.body1];
-                   const Vec3 r = force_impulse(contact, i), m = moment_impulse(contact, i);
-                   std::array<double, 4> terms{};
-                   terms[static_cast<std::size_t>(EnergyKind::normal)] = r.x() * u_mean.x();
-                   terms[static_cast<std::size_t>(EnergyKind::friction)] =
-                       r.y() * u_mean.y() + r.z() * u_mean.z();
-                   terms[static_cast<std::size_t>(EnergyKind::rolling)] =
-                       m.y() * w_mean.dot(c.t1_W) + m.z() * w_mean.dot(c.t2_W);
-                   terms[static_cast<std::size_t>(EnergyKind::pivoting)] =
-                       m.x() * w_mean.dot(c.n_W);
-                   return terms;
-                 });
-  auto& by_kind = state.dissipated_by_kind;
-  for (const std::array<double, 4>& terms : out.work_by_kind) {
-    for (const EnergyKind kind :
-         {EnergyKind::normal, EnergyKind::friction, EnergyKind::rolling, EnergyKind::pivoting})
-      by_kind[static_cast<std::size_t>(kind)] -= terms[static_cast<std::size_t>(kind)];
-  }
+  // Minus each contact's terms (x − t and x + (−t) are the same number), added in contact order
+  // (parallel_ordered_sum: the same bits for any threads).
+  std::array<double, 4> by_kind{};
+  for (std::size_t j = 0; j < by_kind.size(); ++j) by_kind[j] = state.dissipated_by_kind[j];
+  parallel_ordered_sum(
+      static_cast<std::ptrdiff_t>(nactive), model.solver.parallel_loop_min, out.work_by_kind,
+      by_kind, [&](std::ptrdiff_t ii) {
+        const auto i = static_cast<std::size_t>(ii);
+        const int k = active.active[i];
+        const ContactPoint& c = points.points[k];
+        const Vec3 u_mean = points.H2[k].leftCols<3>() * out.v_mean[c.body2] +
+                            points.H2[k].rightCols<3>() * out.w_mean[c.body2] -
+                            points.H1[k].leftCols<3>() * out.v_mean[c.body1] -
+                            points.H1[k].rightCols<3>() * out.w_mean[c.body1];
+        const Vec3 w_mean = out.w_mean[c.body2] - out.w_mean[c.body1];
+        const Vec3 r = force_impulse(contact, i), m = moment_impulse(contact, i);
+        std::array<double, 4> terms{};
+        terms[static_cast<std::size_t>(EnergyKind::normal)] = -(r.x() * u_mean.x());
+        terms[static_cast<std::size_t>(EnergyKind::friction)] =
+            -(r.y() * u_mean.y() + r.z() * u_mean.z());
+        terms[static_cast<std::size_t>(EnergyKind::rolling)] =
+            -(m.y() * w_mean.dot(c.t1_W) + m.z() * w_mean.dot(c.t2_W));
+        terms[static_cast<std::size_t>(EnergyKind::pivoting)] = -(m.x() * w_mean.dot(c.n_W));
+        return terms;
+      });
+  for (std::size_t j = 0; j < by_kind.size(); ++j) state.dissipated_by_kind[j] = by_kind[j];
 
   book_joint_work(model, contact, nactive, out, state);
 

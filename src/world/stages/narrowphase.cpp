@@ -1,5 +1,6 @@
 // Stage 3: contact points of the candidate pairs at the contact configuration.
 #include <coulomb/collision/narrowphase.hpp>
+#include <coulomb/math/parallel.hpp>
 
 #include <algorithm>
 
@@ -42,9 +43,9 @@ void collide_pair(const Model& model, const ShapeFrames& frames, const ShapePair
 
 void narrowphase(const Model& model, const ShapeFrames& frames, ContactPoints& out,
                  StepReport& report) {
-  out.points.clear();
   const std::size_t npairs = frames.pairs.size();
-  if (static_cast<std::ptrdiff_t>(npairs) < model.solver.parallel_loop_min) {
+  if (!runs_parallel(static_cast<std::ptrdiff_t>(npairs), model.solver.parallel_loop_min)) {
+    out.points.clear();
     for (const ShapePair& pair : frames.pairs) collide_pair(model, frames, pair, out.points);
   } else {
     // Contiguous ranges of pairs, one per chunk, each into its own buffer; the buffers joined in
@@ -61,8 +62,22 @@ void narrowphase(const Model& model, const ShapeFrames& frames, ContactPoints& o
       for (std::size_t i = begin; i < end; ++i)
         collide_pair(model, frames, frames.pairs[i], buffer);
     }
-    for (const std::vector<ContactPoint>& buffer : out.chunk_points)
-      out.points.insert(out.points.end(), buffer.begin(), buffer.end());
+    // Joined on every core: each buffer copied to its place (its offset, in chunk order).
+    std::size_t total = 0;
+    out.chunk_offset.resize(chunks);
+    for (std::size_t t = 0; t < chunks; ++t) {
+      out.chunk_offset[t] = total;
+      total += out.chunk_points[t].size();
+    }
+    // (Resized from the last step's points: only the new slots are constructed, serially.)
+    out.points.resize(total);
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t t = 0; t < nchunks; ++t) {
+      const std::vector<ContactPoint>& buffer = out.chunk_points[static_cast<std::size_t>(t)];
+      std::copy(buffer.begin(), buffer.end(),
+                out.points.begin() +
+                    static_cast<std::ptrdiff_t>(out.chunk_offset[static_cast<std::size_t>(t)]));
+    }
   }
   report.contact_points = static_cast<int>(out.points.size());
 }
