@@ -31,8 +31,9 @@ TEST(FactoredProblem, AssembledIsTheDenseProductJMinvJt) {
   // Blocks are stored exactly for the pairs of contacts sharing a dynamic body.
   for (int i = 0; i < p.contact_count; ++i) {
     for (int j = 0; j < p.contact_count; ++j) {
-      const bool share = (p.body1[i] >= 0 && (p.body1[i] == p.body1[j] || p.body1[i] == p.body2[j])) ||
-                         (p.body2[i] >= 0 && (p.body2[i] == p.body1[j] || p.body2[i] == p.body2[j]));
+      const bool share =
+          (p.body1[i] >= 0 && (p.body1[i] == p.body1[j] || p.body1[i] == p.body2[j])) ||
+          (p.body2[i] >= 0 && (p.body2[i] == p.body1[j] || p.body2[i] == p.body2[j]));
       const auto first = a.col.begin() + a.row_start[i], last = a.col.begin() + a.row_start[i + 1];
       EXPECT_EQ(std::binary_search(first, last, j), share || i == j) << i << " " << j;
     }
@@ -81,6 +82,53 @@ TEST(FactoredProblem, ColoursShareNoBodyAndAreDeterministic) {
   const FactoredForceProblem small = testing::random_factored(10, 40, 4);
   EXPECT_EQ(small.color_start, (std::vector<std::int32_t>{0, 40}));
   for (int a = 0; a < 40; ++a) EXPECT_EQ(small.order[a], a);
+}
+
+// finish() keeps the contacts of each body and the colours while the contact graph is the same
+// (a settled scene, step after step), and builds them again for another graph in the same problem
+// object, even one that differs only in a body of side 2, or only in the number of bodies.
+TEST(FactoredProblem, ARefilledProblemGetsTheCsrAndColoursOfItsOwnGraph) {
+  const int nc = kColorThreshold + 300;
+  for (const int change : {0, 1, 2}) {
+    SCOPED_TRACE(::testing::Message() << "change " << change);
+    FactoredForceProblem p = testing::random_factored(300, nc, 21);
+    FactoredForceProblem other = testing::random_factored(300, nc, 22);
+    if (change == 1) {  // the same graph but one contact's body 2
+      other = p;
+      std::int32_t b = 0;
+      while (b == other.body1[7] || b == other.body2[7]) ++b;
+      other.body2[7] = b;
+    } else if (change == 2) {  // the same contacts, one body more
+      other = p;
+      other.body_count += 1;
+      other.inv_mass.push_back(1.0);
+      other.inv_inertia.push_back(Mat3::Identity());
+    }
+    // `other`'s contacts copied into a problem (as assemble fills it each step), then finished.
+    const auto refill = [&other](FactoredForceProblem& dst) {
+      dst.clear();
+      dst.body_count = other.body_count;
+      dst.contact_count = other.contact_count;
+      dst.laws = other.laws;
+      dst.q = other.q;
+      dst.body1 = other.body1;
+      dst.body2 = other.body2;
+      dst.J1 = other.J1;
+      dst.J2 = other.J2;
+      dst.inv_mass = other.inv_mass;
+      dst.inv_inertia = other.inv_inertia;
+      dst.finish();
+    };
+    // The reference: a new object, never finished before.
+    FactoredForceProblem fresh;
+    refill(fresh);
+    refill(p);
+    EXPECT_EQ(p.body_contacts_start, fresh.body_contacts_start);
+    EXPECT_EQ(p.body_contacts, fresh.body_contacts);
+    EXPECT_EQ(p.order, fresh.order);
+    EXPECT_EQ(p.color_start, fresh.color_start);
+    EXPECT_NO_THROW(p.validate());
+  }
 }
 
 // Below the colouring threshold both forms visit the contacts in order: the iterates agree to
