@@ -369,6 +369,8 @@ CompiledModel compile(const Model& model) {
   c.shape_fixed.resize(nshapes);
   c.shape_reach.resize(nshapes);
   c.shape_kind.resize(nshapes);
+  c.body_material.resize(nbodies);
+  for (std::size_t b = 0; b < nbodies; ++b) c.body_material[b] = model.bodies[b].material;
   for (std::size_t s = 0; s < nshapes; ++s) {
     const Body& body = model.bodies[static_cast<std::size_t>(model.shape_body[s])];
     c.shape_fixed[s] = body.fixed ? 1 : 0;

@@ -244,8 +244,9 @@ struct CompiledModel {
   std::vector<Mat3> inv_inertia_B;  ///< (nbodies) I_B⁻¹ about the centre of mass (fixed: 0)
   /// (nshapes) farthest distance of the shape from its body's centre of mass [m] (inf: unbounded)
   std::vector<double> shape_reach;
-  std::vector<std::uint8_t> shape_fixed;  ///< (nshapes) 1 when the shape's body is fixed
-  std::vector<ShapeKind> shape_kind;      ///< (nshapes) Shape::kind()
+  std::vector<std::uint8_t> shape_fixed;    ///< (nshapes) 1 when the shape's body is fixed
+  std::vector<ShapeKind> shape_kind;        ///< (nshapes) Shape::kind()
+  std::vector<std::int32_t> body_material;  ///< (nbodies) Body::material
   /// (nbodies) 1 when a joint holds the (free) body: it is in every step's problem
   std::vector<std::uint8_t> body_jointed;
 

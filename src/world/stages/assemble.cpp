@@ -138,9 +138,18 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
         (!jointed && active.body_contacts_start[b] == active.body_contacts_start[b + 1]))
       continue;
     out.body_index[b] = p.body_count++;
-    p.inv_mass.push_back(motion.inv_mass[b]);
-    p.inv_inertia.push_back(motion.inv_inertia_W[b]);
   }
+  // Their masses and inertias, each into its own slot.
+  p.inv_mass.resize(static_cast<std::size_t>(p.body_count));
+  p.inv_inertia.resize(static_cast<std::size_t>(p.body_count));
+  parallel_for(static_cast<std::ptrdiff_t>(nbodies), model.solver.parallel_loop_min,
+               [&](std::ptrdiff_t ib) {
+                 const auto b = static_cast<std::size_t>(ib);
+                 const std::int32_t j = out.body_index[b];
+                 if (j < 0) return;
+                 p.inv_mass[static_cast<std::size_t>(j)] = motion.inv_mass[b];
+                 p.inv_inertia[static_cast<std::size_t>(j)] = motion.inv_inertia_W[b];
+               });
 
   // Per active contact: the laws of its material pair, the memory of the last step (warm start
   // and stick/slip status), the Jacobian of each side, the free velocity q.
@@ -150,9 +159,9 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
     const auto i = static_cast<std::size_t>(ii);
     const int k = active.active[i];
     const ContactPoint& c = points.points[k];
-    const Body& body1 = model.bodies[c.body1];
-    const Body& body2 = model.bodies[c.body2];
-    const int law_index = model.compiled.law_index(body1.material, body2.material);
+    const int law_index =
+        model.compiled.law_index(model.compiled.body_material[static_cast<std::size_t>(c.body1)],
+                                 model.compiled.body_material[static_cast<std::size_t>(c.body2)]);
     const NonsmoothLaws& laws = model.compiled.laws[static_cast<std::size_t>(law_index)];
     out.laws_of_active[i] = law_index;
 

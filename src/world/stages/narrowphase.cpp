@@ -12,8 +12,8 @@ namespace {
 
 // The resolved laws of the material pair of a shape pair.
 const NonsmoothLaws& laws_of_pair(const Model& model, const ShapePair& pair) {
-  const int ma = model.bodies[model.shape_body[pair.a]].material;
-  const int mb = model.bodies[model.shape_body[pair.b]].material;
+  const int ma = model.compiled.body_material[static_cast<std::size_t>(model.shape_body[pair.a])];
+  const int mb = model.compiled.body_material[static_cast<std::size_t>(model.shape_body[pair.b])];
   return model.compiled.laws[static_cast<std::size_t>(model.compiled.law_index(ma, mb))];
 }
 
