@@ -84,7 +84,7 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
   const auto error_fn = [&](const std::vector<Vec3>& rr, const std::vector<Vec3>& uu) {
     return contact_error(problem, rr, uu);
   };
-  choose_start(sweep, r, u, zero, error_fn, result);
+  choose_start(sweep, r, u, zero, error_fn, options.tolerance, result);
   if (!std::isfinite(result.error)) return finish(SolverStatus::non_finite);
   if (result.error <= options.tolerance) return finish(SolverStatus::converged);
 

@@ -298,6 +298,35 @@ TEST(Nsgs, WarmStartIsKeptUnlessFarWorseThanZero) {
   }
 }
 
+TEST(Nsgs, AWarmStartWithinTheToleranceIsKeptEvenWhereZeroIsExact) {
+  // One frictionless contact taking off: W = I, q = (1, 0, 0), so r = 0 is the answer (error 0).
+  // The warm start r = (d, 0, 0) has u = (1 + d, 0, 0) and error d. Above the tolerance it is
+  // replaced by r = 0 (error 0, far below it); within the tolerance it already answers the
+  // problem and is kept, and the error of r = 0 is not evaluated.
+  ForceProblem p;
+  p.contact_count = 1;
+  p.laws = {0.0};
+  p.q = {Vec3(1.0, 0.0, 0.0)};
+  p.row_start = {0, 1};
+  p.col = {0};
+  p.diag = {0};
+  p.blocks = {Block3::Identity()};
+  SolverWorkspace<kForce> ws;
+  SolverOptions o;
+  o.tolerance = 1e-10;
+  o.min_iterations = 0;  // the start is returned when it meets the tolerance
+  for (const double d : {1e-12, 1e-8}) {
+    std::vector<Vec3> r = {Vec3(d, 0.0, 0.0)}, u;
+    const SolverResult res = solve_nsgs(p, r, u, o, ws);
+    const bool cold = d > o.tolerance;
+    EXPECT_EQ(res.cold_start, cold) << d;
+    EXPECT_NEAR(res.start_error, cold ? 0.0 : d, 1e-6 * d) << d;
+    EXPECT_EQ(res.status, SolverStatus::converged) << d;
+    EXPECT_EQ(res.iterations, 0) << d;
+    EXPECT_EQ(r[0][0], cold ? 0.0 : d) << d;
+  }
+}
+
 // Two frictionless contacts with W_NN = [[1, a], [a, 1]] (a close to 1: nearly redundant),
 // q_N = (−1, −1): the solution is r_N = (s, s), s = 1/(1 + a), u = 0.
 ForceProblem nearly_redundant_pair(double a) {
@@ -489,7 +518,6 @@ INSTANTIATE_TEST_SUITE_P(AllFiles, NsgsAndersonFclib, ::testing::ValuesIn(testin
                          [](const auto& info) {
                            return testing::fclib_test_name(info.param.file);
                          });
-
 
 // ---------------------------------------------------------------------------------------------
 // Six unknowns per contact (WrenchProblem)
