@@ -73,8 +73,17 @@ void FactoredProblem<N>::finish() {
     const auto a = static_cast<std::size_t>(ia);
     G1[a] = inverse_mass_times(J1[a], body1[a]);
     G2[a] = inverse_mass_times(J2[a], body2[a]);
-    w_diag[a].noalias() = J1[a] * G1[a];
-    w_diag[a].noalias() += J2[a] * G2[a];
+    // (A fixed side adds nothing: its G is zero.)
+    if (body1[a] >= 0 && body2[a] >= 0) {
+      w_diag[a].noalias() = J1[a] * G1[a];
+      w_diag[a].noalias() += J2[a] * G2[a];
+    } else if (body1[a] >= 0) {
+      w_diag[a].noalias() = J1[a] * G1[a];
+    } else if (body2[a] >= 0) {
+      w_diag[a].noalias() = J2[a] * G2[a];
+    } else {
+      w_diag[a].setZero();
+    }
   });
 
   // The same contact graph as at the last finish(): its CSR and visiting order hold (a settled

@@ -289,73 +289,79 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   if (!keep_memory) state.contacts.resize(npoints);
   // Point by point, each into its own slots (parallel from parallel_loop_min points on).
   const auto np = static_cast<std::ptrdiff_t>(npoints);
-  parallel_for(np, model.solver.parallel_loop_min, [&](std::ptrdiff_t ik) {
-    const auto k = static_cast<std::size_t>(ik);
+  // Each counts 1 when its key is below the last point's (the memory then needs a sort).
+  const auto key_of = [&](std::size_t k) {
     const ContactPoint& c = points.points[k];
-    const int i = active.active_of_point[k];
-    const auto still = [&](int b) {  // fixed and not driven
-      return (motion.body_flags[static_cast<std::size_t>(b)] & (kBodyFixed | kBodyDriven)) ==
-             kBodyFixed;
-    };
-    const Vec3 w1 = still(c.body1) ? Vec3::Zero() : Vec3(state.w_W[c.body1]);
-    const Vec3 w2 = still(c.body2) ? Vec3::Zero() : Vec3(state.w_W[c.body2]);
-    out.w_rel_end[k] = w2 - w1;
-    if (i < 0) {
-      out.u_end[k] =
-          points.H2[k].leftCols<3>() * state.v_WC[c.body2] + points.H2[k].rightCols<3>() * w2 -
-          points.H1[k].leftCols<3>() * state.v_WC[c.body1] - points.H1[k].rightCols<3>() * w1;
-      out.impulse[k].setZero();
-      out.moment[k].setZero();
-      out.status[k] = ContactStatus::separated;
-    } else {
-      // ξ = u⁺ + u_c − (I − E) u_0: the velocity after the impulses at c is u⁺ = ξ − shift, and
-      // the relative velocity at the end of the step, J(q_{k+1}) ν_{k+1} = u⁺ + (u_c − u_0) +
-      // O(h²) (the Jacobian changes over the second half step as over the first), is ξ − E u_0.
-      const NonsmoothLaws& laws =
-          model.compiled.laws[static_cast<std::size_t>(contact.laws_of_active[i])];
-      const Vec6 xi = law_velocity(contact, static_cast<std::size_t>(i));
-      const Vec6 shift = law_shift(points, k, laws);
-      const Vec3 u_post = (xi - shift).head<3>();
-      out.u_end[k] = u_post + (points.u_pre[k] - points.u_zero[k]).head<3>();
-      out.impulse[k] = force_impulse(contact, i);
-      out.moment[k] = moment_impulse(contact, i);
-      // Stick is judged on the law's velocity (zero slip in the law means sticking).
-      const double slip = norm2d(xi(1), xi(2));
-      out.status[k] = out.impulse[k].x() <= 0.0 ? ContactStatus::separated
-                      : slip <= kStickVelocity  ? ContactStatus::sticking
-                                                : ContactStatus::sliding;
-      // Gap at the end of the step, linearised at c (the same rule as the active set, with the
-      // velocity after the impulses).
-      out.end_gap[i] =
-          midpoint
-              ? c.gap + 0.5 * h * u_post.x() + 0.25 * h * (points.u_pre[k](0) - points.u_zero[k](0))
-              : c.gap + h * (theta * u_post.x() + (1.0 - theta) * points.u_zero[k](0));
-      // A contact that rebounds leaves its penetration by its own motion (correct.cpp).
-      out.rebounding[i] = out.u_end[k].x() > kStickVelocity ? 1 : 0;
-    }
-    const Vec3 I = c.point();
-    ContactMemory memory;
-    memory.key = ContactKey{c.shape1, c.shape2, c.feature};
-    memory.impulse = out.impulse[k];
-    memory.moment = out.moment[k];
-    memory.status = out.status[k];
-    // Moving: a slip, spin or rolling the law saw above kMovingSpeed (stages.hpp).
-    if (i >= 0 && out.impulse[k].x() > 0.0) {
-      const Vec6 xi = law_velocity(contact, static_cast<std::size_t>(i));
-      memory.moving = xi.segment<2>(1).norm() > kMovingSpeed || std::abs(xi(3)) > kMovingSpeed ||
-                      xi.segment<2>(4).norm() > kMovingSpeed;
-    }
-    memory.n_W = c.n_W;
-    memory.t1_W = c.t1_W;
-    memory.t2_W = c.t2_W;
-    memory.r1_W = I - motion.x_c[c.body1];
-    memory.r2_W = I - motion.x_c[c.body2];
-    state.contacts[k] = memory;
-  });
+    return ContactKey{c.shape1, c.shape2, c.feature};
+  };
+  const int out_of_order =
+      parallel_count(np, model.solver.parallel_loop_min, [&](std::ptrdiff_t ik) {
+        const auto k = static_cast<std::size_t>(ik);
+        const ContactPoint& c = points.points[k];
+        const int i = active.active_of_point[k];
+        const auto still = [&](int b) {  // fixed and not driven
+          return (motion.body_flags[static_cast<std::size_t>(b)] & (kBodyFixed | kBodyDriven)) ==
+                 kBodyFixed;
+        };
+        const Vec3 w1 = still(c.body1) ? Vec3::Zero() : Vec3(state.w_W[c.body1]);
+        const Vec3 w2 = still(c.body2) ? Vec3::Zero() : Vec3(state.w_W[c.body2]);
+        out.w_rel_end[k] = w2 - w1;
+        if (i < 0) {
+          out.u_end[k] =
+              points.H2[k].leftCols<3>() * state.v_WC[c.body2] + points.H2[k].rightCols<3>() * w2 -
+              points.H1[k].leftCols<3>() * state.v_WC[c.body1] - points.H1[k].rightCols<3>() * w1;
+          out.impulse[k].setZero();
+          out.moment[k].setZero();
+          out.status[k] = ContactStatus::separated;
+        } else {
+          // ξ = u⁺ + u_c − (I − E) u_0: the velocity after the impulses at c is u⁺ = ξ − shift, and
+          // the relative velocity at the end of the step, J(q_{k+1}) ν_{k+1} = u⁺ + (u_c − u_0) +
+          // O(h²) (the Jacobian changes over the second half step as over the first), is ξ − E u_0.
+          const NonsmoothLaws& laws =
+              model.compiled.laws[static_cast<std::size_t>(contact.laws_of_active[i])];
+          const Vec6 xi = law_velocity(contact, static_cast<std::size_t>(i));
+          const Vec6 shift = law_shift(points, k, laws);
+          const Vec3 u_post = (xi - shift).head<3>();
+          out.u_end[k] = u_post + (points.u_pre[k] - points.u_zero[k]).head<3>();
+          out.impulse[k] = force_impulse(contact, i);
+          out.moment[k] = moment_impulse(contact, i);
+          // Stick is judged on the law's velocity (zero slip in the law means sticking).
+          const double slip = norm2d(xi(1), xi(2));
+          out.status[k] = out.impulse[k].x() <= 0.0 ? ContactStatus::separated
+                          : slip <= kStickVelocity  ? ContactStatus::sticking
+                                                    : ContactStatus::sliding;
+          // Gap at the end of the step, linearised at c (the same rule as the active set, with the
+          // velocity after the impulses).
+          out.end_gap[i] =
+              midpoint ? c.gap + 0.5 * h * u_post.x() +
+                             0.25 * h * (points.u_pre[k](0) - points.u_zero[k](0))
+                       : c.gap + h * (theta * u_post.x() + (1.0 - theta) * points.u_zero[k](0));
+          // A contact that rebounds leaves its penetration by its own motion (correct.cpp).
+          out.rebounding[i] = out.u_end[k].x() > kStickVelocity ? 1 : 0;
+        }
+        const Vec3 I = c.point();
+        ContactMemory memory;
+        memory.key = ContactKey{c.shape1, c.shape2, c.feature};
+        memory.impulse = out.impulse[k];
+        memory.moment = out.moment[k];
+        memory.status = out.status[k];
+        // Moving: a slip, spin or rolling the law saw above kMovingSpeed (stages.hpp).
+        if (i >= 0 && out.impulse[k].x() > 0.0) {
+          const Vec6 xi = law_velocity(contact, static_cast<std::size_t>(i));
+          memory.moving = xi.segment<2>(1).norm() > kMovingSpeed ||
+                          std::abs(xi(3)) > kMovingSpeed || xi.segment<2>(4).norm() > kMovingSpeed;
+        }
+        memory.n_W = c.n_W;
+        memory.t1_W = c.t1_W;
+        memory.t2_W = c.t2_W;
+        memory.r1_W = I - motion.x_c[c.body1];
+        memory.r2_W = I - motion.x_c[c.body2];
+        state.contacts[k] = memory;
+        return k > 0 && memory.key < key_of(k - 1) ? 1 : 0;
+      });
   // Sorted by key (the points come pair by pair, usually in key order already).
   const auto by_key = [](const ContactMemory& a, const ContactMemory& b) { return a.key < b.key; };
-  if (!std::is_sorted(state.contacts.begin(), state.contacts.end(), by_key))
-    std::sort(state.contacts.begin(), state.contacts.end(), by_key);
+  if (out_of_order > 0) std::sort(state.contacts.begin(), state.contacts.end(), by_key);
   if (!out.kept_memory.empty()) {
     out.merged_memory.resize(state.contacts.size() + out.kept_memory.size());
     std::merge(state.contacts.begin(), state.contacts.end(), out.kept_memory.begin(),
