@@ -198,6 +198,22 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
   report.finite = true;
   report.non_finite_body = -1;
   report.non_finite_quantity = StateQuantity::none;
+  // The state's finiteness, counted on every core; the first non-finite body found below if any.
+  const auto state_quantity_not_finite = [&](std::size_t b) {
+    return !finite(state.x_WC[b]) ? StateQuantity::position
+           : !std::isfinite(state.q_WB[b].w()) || !finite(state.q_WB[b].vec())
+               ? StateQuantity::orientation
+           : !finite(state.v_WC[b]) ? StateQuantity::velocity
+           : !finite(state.w_W[b])  ? StateQuantity::angular_velocity
+                                    : StateQuantity::none;
+  };
+  const bool check_finite =
+      parallel_count(n, model.solver.parallel_loop_min, [&](std::ptrdiff_t ib) {
+        const auto b = static_cast<std::size_t>(ib);
+        // (fixed and driven bodies are not checked below either)
+        if ((motion.body_flags[b] & kBodyFixed) != 0) return 0;
+        return state_quantity_not_finite(b) != StateQuantity::none ? 1 : 0;
+      }) > 0;
   for (std::size_t b = 0; b < nbodies; ++b) {
     const std::uint8_t flags = motion.body_flags[b];
     if ((flags & kBodyDriven) != 0) {
@@ -210,13 +226,8 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
     work += out.work[b];
     if ((flags & kBodyLoaded) != 0) state.force_work += out.load_work[b];
     if ((flags & kBodyDamped) != 0 || !model.springs.empty()) state.damping -= out.damping_work[b];
-    if (report.finite) {
-      const StateQuantity bad = !finite(state.x_WC[b]) ? StateQuantity::position
-                                : !std::isfinite(state.q_WB[b].w()) || !finite(state.q_WB[b].vec())
-                                    ? StateQuantity::orientation
-                                : !finite(state.v_WC[b]) ? StateQuantity::velocity
-                                : !finite(state.w_W[b])  ? StateQuantity::angular_velocity
-                                                         : StateQuantity::none;
+    if (check_finite && report.finite) {
+      const StateQuantity bad = state_quantity_not_finite(b);
       if (bad != StateQuantity::none) {
         report.finite = false;
         report.non_finite_body = static_cast<int>(b);
