@@ -272,18 +272,24 @@ TEST(Nsgs, FrictionlessChainImpactConvergesAtTheGaussSeidelRate) {
 
 // ---- Never worse than the start ----
 
-TEST(Nsgs, WarmStartIsKeptUnlessFarWorseThanZero) {
-  // One frictionless contact, W = I, q = (−1, 0, 0): r = 0 has error 1; the warm start
-  // r = (1 + d, 0, 0) has u = (d, 0, 0) and error d. Kept up to kWarmStartFactor (100) times the
-  // error of r = 0, replaced by r = 0 beyond. Either way one sweep solves it.
+// One frictionless contact with W = I and q = (q_N, 0, 0).
+ForceProblem one_frictionless_contact(double q_n) {
   ForceProblem p;
   p.contact_count = 1;
   p.laws = {0.0};
-  p.q = {Vec3(-1.0, 0.0, 0.0)};
+  p.q = {Vec3(q_n, 0.0, 0.0)};
   p.row_start = {0, 1};
   p.col = {0};
   p.diag = {0};
   p.blocks = {Block3::Identity()};
+  return p;
+}
+
+TEST(Nsgs, WarmStartIsKeptUnlessFarWorseThanZero) {
+  // One frictionless contact, W = I, q = (−1, 0, 0): r = 0 has error 1; the warm start
+  // r = (1 + d, 0, 0) has u = (d, 0, 0) and error d. Kept up to kWarmStartFactor (100) times the
+  // error of r = 0, replaced by r = 0 beyond. Either way one sweep solves it.
+  const ForceProblem p = one_frictionless_contact(-1.0);
   SolverWorkspace<kForce> ws;
   SolverOptions o;
   for (const double d : {8.6, 99.0, 101.0, 1e14}) {
@@ -303,14 +309,7 @@ TEST(Nsgs, AWarmStartWithinTheToleranceIsKeptEvenWhereZeroIsExact) {
   // The warm start r = (d, 0, 0) has u = (1 + d, 0, 0) and error d. Above the tolerance it is
   // replaced by r = 0 (error 0, far below it); within the tolerance it already answers the
   // problem and is kept, and the error of r = 0 is not evaluated.
-  ForceProblem p;
-  p.contact_count = 1;
-  p.laws = {0.0};
-  p.q = {Vec3(1.0, 0.0, 0.0)};
-  p.row_start = {0, 1};
-  p.col = {0};
-  p.diag = {0};
-  p.blocks = {Block3::Identity()};
+  const ForceProblem p = one_frictionless_contact(1.0);
   SolverWorkspace<kForce> ws;
   SolverOptions o;
   o.tolerance = 1e-10;
