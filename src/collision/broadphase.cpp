@@ -342,18 +342,18 @@ void Broadphase::Impl::query_moved() {
 // Keeps the candidate pairs whose current boxes overlap (the order is kept).
 void Broadphase::Impl::filter(std::span<const Aabb> boxes, std::vector<ShapePair>& out) {
   out.clear();
+  const auto overlap = [&](const ShapePair& p) { return boxes[p.a].overlaps(boxes[p.b]); };
   const auto nc = static_cast<std::ptrdiff_t>(cand.size());
   if (!runs_parallel(nc, kParallelMin)) {
     for (const ShapePair& p : cand) {
-      if (boxes[p.a].overlaps(boxes[p.b])) out.push_back(p);
+      if (overlap(p)) out.push_back(p);
     }
     return;
   }
   // The tests on every core, the pairs kept in candidate order.
   flag.resize(cand.size());
   parallel_for(nc, kParallelMin, [&](std::ptrdiff_t i) {
-    const ShapePair& p = cand[static_cast<std::size_t>(i)];
-    flag[static_cast<std::size_t>(i)] = boxes[p.a].overlaps(boxes[p.b]) ? 1 : 0;
+    flag[static_cast<std::size_t>(i)] = overlap(cand[static_cast<std::size_t>(i)]) ? 1 : 0;
   });
   for (std::size_t i = 0; i < cand.size(); ++i)
     if (flag[i] != 0) out.push_back(cand[i]);
@@ -364,6 +364,9 @@ void Broadphase::Impl::filter(std::span<const Aabb> boxes, std::vector<ShapePair
 void Broadphase::Impl::pair_unbounded(std::span<const Aabb> boxes) {
   unbounded_pairs.clear();
   const auto n = static_cast<std::int32_t>(boxes.size());
+  const auto pair_with = [&](std::int32_t a, std::int32_t b) {
+    return !excluded(a, b) && boxes[a].overlaps(boxes[b]);
+  };
   // A few unbounded shapes (a ground, walls): the tests of each bounded shape against them on
   // every core, bit k of its flag for unbounded[k] (every one, the order is applied below).
   const bool flagged = runs_parallel(n, kParallelMin) && unbounded.size() <= kMaxFlaggedUnbounded;
@@ -373,11 +376,8 @@ void Broadphase::Impl::pair_unbounded(std::span<const Aabb> boxes) {
       const auto a = static_cast<std::int32_t>(i);
       std::uint8_t f = 0;
       if (kind[a] == kBounded)
-        for (std::size_t k = 0; k < unbounded.size(); ++k) {
-          const std::int32_t b = unbounded[k];
-          if (!excluded(a, b) && boxes[a].overlaps(boxes[b]))
-            f |= static_cast<std::uint8_t>(1U << k);
-        }
+        for (std::size_t k = 0; k < unbounded.size(); ++k)
+          if (pair_with(a, unbounded[k])) f |= static_cast<std::uint8_t>(1U << k);
       flag[static_cast<std::size_t>(a)] = f;
     });
   }
@@ -392,13 +392,11 @@ void Broadphase::Impl::pair_unbounded(std::span<const Aabb> boxes) {
           if ((f >> k) & 1U) unbounded_pairs.push_back({a, unbounded[k]});
         continue;
       }
-      for (std::size_t k = next; k < unbounded.size(); ++k) {
-        const std::int32_t b = unbounded[k];
-        if (!excluded(a, b) && boxes[a].overlaps(boxes[b])) unbounded_pairs.push_back({a, b});
-      }
+      for (std::size_t k = next; k < unbounded.size(); ++k)
+        if (pair_with(a, unbounded[k])) unbounded_pairs.push_back({a, unbounded[k]});
     } else if (kind[a] == kUnbounded) {
       for (std::int32_t b = a + 1; b < n; ++b) {
-        if (kind[b] != kEmpty && !excluded(a, b) && boxes[a].overlaps(boxes[b])) {
+        if (kind[b] != kEmpty && pair_with(a, b)) {
           unbounded_pairs.push_back({a, b});
         }
       }

@@ -277,6 +277,8 @@ struct PositionStage {
   /// collided again at the corrected poses, the points still overlapping, their normal rows
   /// (J on each side's (v, ω), G = M⁻¹ Jᵀ; body −1 when fixed), gaps, multipliers, displacement.
   std::vector<std::pair<std::int32_t, std::int32_t>> end_pairs;
+  /// (candidate pairs) 1 when the pair turns with edges at the start of the check
+  std::vector<std::uint8_t> end_turns;
   /// the rebounding contacts' features, which the check does not lift
   struct Rebound {
     std::int32_t shape1, shape2;

@@ -261,25 +261,32 @@ void correct_at_end(const Model& model, const ShapeFrames& frames, const ActiveS
   // body an earlier pass moved (a cube pushed out of one neighbour into another that turns with
   // it, or a sphere beside it).
   const std::size_t nbodies = model.bodies.size();
+  // Which candidate pairs turn with edges at the start of the check, on every core: usually none
+  // (a settled carpet of 10⁴ spheres), and then the check stops here.
+  const auto npairs = static_cast<std::ptrdiff_t>(frames.pairs.size());
+  out.end_turns.resize(frames.pairs.size());
+  const int turning = parallel_count(npairs, model.solver.parallel_loop_min, [&](std::ptrdiff_t i) {
+    const ShapePair& pair = frames.pairs[static_cast<std::size_t>(i)];
+    const bool turns = turns_with_edges(model, state, pair.a, pair.b);
+    out.end_turns[static_cast<std::size_t>(i)] = turns ? 1 : 0;
+    return turns ? 1 : 0;
+  });
+  if (turning == 0) return;
+  // The pairs of a pass: the first pass's turning ones; a later pass's also the pairs of a body an
+  // earlier pass moved (turning judged again at the moved poses).
   const auto select_pairs = [&](bool with_moved) {
     out.end_pairs.clear();
-    for (const ShapePair& pair : frames.pairs) {
+    for (std::size_t i = 0; i < frames.pairs.size(); ++i) {
+      const ShapePair& pair = frames.pairs[i];
       const auto moved = [&](std::int32_t s) {
         return with_moved && out.end_moved[static_cast<std::size_t>(
                                  model.shape_body[static_cast<std::size_t>(s)])] != 0;
       };
-      if (moved(pair.a) || moved(pair.b) || turns_with_edges(model, state, pair.a, pair.b))
-        out.end_pairs.push_back({pair.a, pair.b});
+      const bool turns =
+          with_moved ? turns_with_edges(model, state, pair.a, pair.b) : out.end_turns[i] != 0;
+      if (moved(pair.a) || moved(pair.b) || turns) out.end_pairs.push_back({pair.a, pair.b});
     }
   };
-  // Usually no pair turns (a settled carpet of 10⁴ spheres: none): that is counted on every core
-  // before the pairs are listed in order.
-  const auto npairs = static_cast<std::ptrdiff_t>(frames.pairs.size());
-  if (parallel_count(npairs, model.solver.parallel_loop_min, [&](std::ptrdiff_t i) {
-        const ShapePair& pair = frames.pairs[static_cast<std::size_t>(i)];
-        return turns_with_edges(model, state, pair.a, pair.b) ? 1 : 0;
-      }) == 0)
-    return;
   select_pairs(false);
   out.end_moved.assign(nbodies, 0);  // only once some pair turns
   out.end_rebounds.clear();
@@ -287,8 +294,8 @@ void correct_at_end(const Model& model, const ShapeFrames& frames, const ActiveS
     const ContactPoint& c = points.points[k];
     const std::int32_t a = active.active_of_point[k];
     const auto law =
-        model.compiled.law_index(model.bodies[static_cast<std::size_t>(c.body1)].material,
-                                 model.bodies[static_cast<std::size_t>(c.body2)].material);
+        model.compiled.law_index(model.compiled.body_material[static_cast<std::size_t>(c.body1)],
+                                 model.compiled.body_material[static_cast<std::size_t>(c.body2)]);
     if (a >= 0 && results.rebounding[static_cast<std::size_t>(a)] &&
         model.compiled.laws[static_cast<std::size_t>(law)].e_n > 0.0)
       out.end_rebounds.push_back({c.shape1, c.shape2, c.feature});
