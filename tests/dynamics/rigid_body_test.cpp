@@ -429,6 +429,33 @@ TEST(Orientation, CayleyStepConservesWorldMomentum) {
   EXPECT_LT((C - c.toRotationMatrix()).norm(), 1e-15);
 }
 
+// No turn (h ω exactly zero, a body at rest): integrate_orientation skips the product with the
+// unit quaternion cay(0) = (1, 0, 0, 0), and its answer has the bits of that product followed by
+// the same renormalisation, for unit quaternions and for ones off unit norm by round-off or more
+// (the sign of a zero component aside: none here, every component is drawn nonzero).
+TEST(Orientation, NoTurnKeepsTheOrientationWithTheBitsOfTheProduct) {
+  Rng rng;
+  for (int trial = 0; trial < 200; ++trial) {
+    Quat q0(rng.uniform(0.1, 1), rng.uniform(0.1, 1), rng.uniform(-1, -0.1), rng.uniform(0.1, 1));
+    if (trial % 2 == 0) q0.normalize();                           // unit to round-off
+    if (trial % 3 == 0) q0.coeffs() *= 1.0 + 1e-9 * (trial + 1);  // off unit norm
+    Quat expected = q0 * cayley_quaternion(Vec3::Zero());
+    if (expected.coeffs().squaredNorm() != 1.0) expected.normalize();
+    for (const Vec3& w : {Vec3(0.0, 0.0, 0.0), Vec3(3.0, -1.0, 2.0)}) {
+      const double h = w.isZero(0.0) ? 1e-3 : 0.0;  // h ω = 0 either way
+      const Quat q1 = integrate_orientation(q0, w, h);
+      EXPECT_EQ(q1.coeffs(), expected.coeffs()) << "trial " << trial;
+    }
+  }
+  // A small nonzero turn takes the product (and turns).
+  const Quat q0 = Quat(0.5, 0.5, -0.5, 0.5);
+  const Vec3 w(1e-6, 0.0, 0.0);
+  Quat turned = q0 * cayley_quaternion(w);
+  if (turned.coeffs().squaredNorm() != 1.0) turned.normalize();
+  EXPECT_EQ(integrate_orientation(q0, w, 1.0).coeffs(), turned.coeffs());
+  EXPECT_NE(turned.coeffs(), q0.coeffs());
+}
+
 // rotate_free: the engine's drift. θ = 1/2 keeps the world angular momentum and the energy; two
 // half steps compose to a full one up to O(h³) (the splitting is symmetric); an isotropic body
 // keeps Ω bit for bit and turns about it.
