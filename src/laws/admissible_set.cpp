@@ -5,23 +5,6 @@
 
 namespace coulomb {
 
-Vec3 CircularCone::project(const Vec3& x) const {
-  // The one projection onto the circular cone in the program: the nonsmooth solvers' error
-  // measure and Alart–Curnier function call it (project_on_cone, coulomb/nonsmooth/solver.hpp).
-  const double n = x[0];
-  // μ = 0: the half-line {t = 0, n >= 0}. Not left to the general test ‖t‖ <= μ n, which reads
-  // 0 <= 0 for t = 0 and n < 0 and would return x (outside the set).
-  if (mu == 0.0) return {std::max(n, 0.0), 0.0, 0.0};
-  const double tn = norm2d(x[1], x[2]);
-  // Inside the cone (μ > 0, so n >= ‖t‖/μ >= 0 here); inside the polar cone: the apex; else onto
-  // the boundary ray through the tangential direction of x (tn > 0 here).
-  if (tn <= mu * n) return x;
-  if (mu * tn <= -n) return Vec3::Zero();
-  const double np = (n + mu * tn) / (1.0 + mu * mu);
-  const double s = mu * np / tn;
-  return {np, s * x[1], s * x[2]};
-}
-
 bool CircularCone::contains(const Vec3& x, double tol) const {
   return x.tail<2>().norm() <= mu * x[0] + tol;
 }

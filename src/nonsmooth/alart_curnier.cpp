@@ -1,6 +1,7 @@
 /// @file
 /// Alart–Curnier function and generalised Jacobian (equations in alart_curnier.hpp).
 
+#include <coulomb/laws/admissible_set.hpp>
 #include <coulomb/nonsmooth/alart_curnier.hpp>
 #include <coulomb/nonsmooth/no_slip.hpp>
 #include <coulomb/nonsmooth/solver.hpp>
@@ -94,7 +95,7 @@ double single_contact_residual(const Block3& w, const Vec3& q, double mu, const 
   const Vec3 u = w * r + q;
   if (is_no_slip(mu)) return std::sqrt(no_slip_residual2(r, u));
   const Vec3 x(r[0] - u[0] - mu * std::hypot(u[1], u[2]), r[1] - u[1], r[2] - u[2]);
-  return (r - project_on_cone(x, mu)).norm();
+  return (r - CircularCone{mu}.project(x)).norm();
 }
 
 }  // namespace coulomb

@@ -71,7 +71,7 @@ double force_error(const Problem& problem, const std::vector<Vec3>& r, const std
     // μ = +∞: the smaller of the no-slip law's two branch residuals (no_slip.hpp).
     if (is_no_slip(mu)) return std::array<double, 2>{no_slip_residual2(r[a], ua), q2};
     const Vec3 x(r[a][0] - ua[0] - mu * norm2d(ua[1], ua[2]), r[a][1] - ua[1], r[a][2] - ua[2]);
-    return std::array<double, 2>{(r[a] - project_on_cone(x, mu)).squaredNorm(), q2};
+    return std::array<double, 2>{(r[a] - CircularCone{mu}.project(x)).squaredNorm(), q2};
   });
   const double sum = sums[0];
   const double q2 = sums[1];
