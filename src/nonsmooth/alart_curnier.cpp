@@ -37,7 +37,7 @@ void alart_curnier_function(const Vec3& r, const Vec3& u, double mu, const Alart
   const double radius = pressed ? mu * a : 0.0;
   const double z1 = r[1] - rho.t * u[1];
   const double z2 = r[2] - rho.t * u[2];
-  const double zn = std::hypot(z1, z2);
+  const double zn = norm2d(z1, z2);
   const bool inside = zn <= radius;  // includes z = 0 with R = 0
   if (inside) {
     phi[1] = r[1] - z1;
@@ -94,7 +94,7 @@ double single_contact_residual(const Block3& w, const Vec3& q, double mu, const 
   // û = u + [μ‖u_T‖, 0, 0] with u = W r + q; residual of the natural map.
   const Vec3 u = w * r + q;
   if (is_no_slip(mu)) return std::sqrt(no_slip_residual2(r, u));
-  const Vec3 x(r[0] - u[0] - mu * std::hypot(u[1], u[2]), r[1] - u[1], r[2] - u[2]);
+  const Vec3 x(r[0] - u[0] - mu * norm2d(u[1], u[2]), r[1] - u[1], r[2] - u[2]);
   return (r - CircularCone{mu}.project(x)).norm();
 }
 

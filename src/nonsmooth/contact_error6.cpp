@@ -272,7 +272,7 @@ double residual(const Set6& set, const Vec6& r, const Vec6& u) {
       const Vec3 u3 = u.head<3>();
       return std::sqrt(no_slip_residual2(r3, u3) + r.tail<3>().squaredNorm());
     }
-    const Vec3 x(r[0] - u[0] - set.mu * std::hypot(u[1], u[2]), r[1] - u[1], r[2] - u[2]);
+    const Vec3 x(r[0] - u[0] - set.mu * norm2d(u[1], u[2]), r[1] - u[1], r[2] - u[2]);
     const Vec3 e = r.head<3>() - project_on_cone(x, set.mu);
     return std::sqrt(e.squaredNorm() + r.tail<3>().squaredNorm());
   }
