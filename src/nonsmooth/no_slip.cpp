@@ -29,13 +29,17 @@ void no_slip_alart_curnier(const Vec3& r, const Vec3& u, const AlartCurnierRho& 
   if (dphi_du != nullptr) *dphi_du = pressed ? Mat3(scale.asDiagonal()) : Mat3::Zero();
 }
 
-bool stopping_impulse(const Block3& w, const Vec3& q, Vec3& r) {
+bool invert_block(const Block3& w, Mat3& inverse) {
   const Mat3 wm = w;
-  Mat3 winv;
   bool invertible = false;
   double det = 0.0;
-  wm.computeInverseAndDetWithCheck(winv, det, invertible, 0.0);
-  if (!invertible) return false;
+  wm.computeInverseAndDetWithCheck(inverse, det, invertible, 0.0);
+  return invertible;
+}
+
+bool stopping_impulse(const Block3& w, const Vec3& q, Vec3& r) {
+  Mat3 winv;
+  if (!invert_block(w, winv)) return false;
   r = -winv * q;
   return r.allFinite();
 }

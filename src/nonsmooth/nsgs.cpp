@@ -17,7 +17,10 @@
 /// the error of the returned r is always evaluated, so the reported error is the true one.
 /// Data layout: the sweep reads W block row by block row (compressed rows), which is the order
 /// the blocks are stored in (coulomb/nonsmooth/problem.hpp). Deterministic (fixed order or a
-/// seeded splitmix64 shuffle); no allocation once r, u and the workspace have size nc.
+/// seeded splitmix64 shuffle); no allocation once r, u and the workspace have size nc. A force
+/// problem's local solves keep W_αα⁻¹ (the stick branch's r = −W_αα⁻¹ q̃) for the sweeps of the
+/// solve (SolverWorkspace::w_inverse, computed at a contact's first stick test, stamped with the
+/// solve): the same bits as computing it at every sweep, which was a tenth of a moving pile's.
 
 #include <coulomb/nonsmooth/solver.hpp>
 
@@ -33,10 +36,26 @@ template <int N, class Problem, class Sweep>
 SolverResult run_nsgs(const Problem& problem, const Sweep& sweep, std::vector<VecN<N>>& r,
                       std::vector<VecN<N>>& u, const SolverOptions& options,
                       SolverWorkspace<N>& workspace) {
+  // A force problem's local solves keep W_αα⁻¹ for the solve (stamped, so that nothing is
+  // cleared between solves; the stamps restart when the counter wraps).
+  std::uint32_t stamp = 0;
+  if constexpr (N == kForce) {
+    workspace.w_inverse.resize(static_cast<std::size_t>(problem.contact_count));
+    if (++workspace.solve_stamp == 0) {
+      for (BlockInverse& b : workspace.w_inverse) b.stamp = 0;
+      workspace.solve_stamp = 1;
+    }
+    stamp = workspace.solve_stamp;
+  }
   const auto local_solve = [&](const BlockN<N>& w, const VecN<N>& q, int a, VecN<N>& ra) {
     // A joint block: its box law (joint_rows.hpp); a contact: its cone.
     if (const auto* joint = joint_of(problem, a)) return solve_joint_block<N>(w, q, *joint, ra);
-    return solve_single_contact(w, q, problem.laws[a], ra, options.local_tolerance);
+    if constexpr (N == kForce) {
+      return solve_single_contact(w, q, problem.laws[a], ra, options.local_tolerance,
+                                  workspace.w_inverse[static_cast<std::size_t>(a)], stamp);
+    } else {
+      return solve_single_contact(w, q, problem.laws[a], ra, options.local_tolerance);
+    }
   };
   const auto error = [&](const std::vector<VecN<N>>& rr, const std::vector<VecN<N>>& uu) {
     return contact_error(problem, rr, uu);

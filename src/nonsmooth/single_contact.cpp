@@ -164,9 +164,11 @@ double angle_search(const Block3& w, const Vec3& q, double mu, Vec3& best_r, dou
   return best;
 }
 
-}  // namespace
-
-bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, double tolerance) {
+// The solve, with the stick branch's r = −W⁻¹q from `stick_impulse(rs)` (false: W singular or
+// rs not finite).
+template <class StickImpulse>
+bool solve(const Block3& w, const Vec3& q, double mu, Vec3& r, double tolerance,
+           const StickImpulse& stick_impulse) {
   // Non-finite input: no answer.
   if (!w.allFinite() || !q.allFinite() || std::isnan(mu) || mu < 0.0) {
     r.setConstant(std::numeric_limits<double>::quiet_NaN());
@@ -197,7 +199,7 @@ bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, do
   }
   // (iii) Stick, when W is invertible and −W⁻¹q lies in the cone.
   Vec3 rs;
-  if (stopping_impulse(w, q, rs) && norm2d(rs[1], rs[2]) <= mu * rs[0]) {
+  if (stick_impulse(rs) && norm2d(rs[1], rs[2]) <= mu * rs[0]) {
     r = rs;
     const double e = single_contact_residual(w, q, mu, r) / qn;
     if (e <= tolerance) return true;
@@ -227,6 +229,26 @@ bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, do
   r = angle_better ? r_angle : r_newton;
   const double e = angle_better ? e_angle : e_newton;
   return e <= std::max(tolerance, error_floor(w, r, qn));
+}
+
+}  // namespace
+
+bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, double tolerance) {
+  return solve(w, q, mu, r, tolerance, [&](Vec3& rs) { return stopping_impulse(w, q, rs); });
+}
+
+bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, double tolerance,
+                          BlockInverse& cache, std::uint32_t stamp) {
+  return solve(w, q, mu, r, tolerance, [&](Vec3& rs) {
+    // stopping_impulse's inverse, computed once per solve (the same bits).
+    if (cache.stamp != stamp) {
+      cache.invertible = invert_block(w, cache.inverse);
+      cache.stamp = stamp;
+    }
+    if (!cache.invertible) return false;
+    rs = -cache.inverse * q;
+    return rs.allFinite();
+  });
 }
 
 }  // namespace coulomb

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <random>
 #include <set>
 #include <stdexcept>
 
@@ -153,6 +154,50 @@ TEST(FactoredProblem, NsgsMatchesNsgsOnTheAssembledProblem) {
       diff = std::max(diff, (rf[i] - ra[i]).norm());
     }
     EXPECT_LE(diff, 1e-9 * scale) << "depth " << depth;
+  }
+}
+
+// NSGS keeps each contact's W_αα⁻¹ for the sweeps of one solve (SolverWorkspace::w_inverse,
+// stamped per solve). A workspace that has solved another problem of the same size, with other
+// blocks, must give the bits of a fresh one: fails when a solve reads an inverse kept from an
+// earlier one. And the kept inverse gives the bits of the local solve that computes it.
+TEST(FactoredProblem, NsgsKeepsNoInverseFromAnotherSolve) {
+  const FactoredForceProblem first = testing::random_factored(10, 40, 11, 0.5);
+  const FactoredForceProblem second = testing::random_factored(10, 40, 12, 0.5);
+  SolverOptions o;
+  o.tolerance = 1e-300;  // every sweep
+  o.max_iterations = 25;
+  for (const bool assembled : {false, true}) {
+    SolverWorkspace<kForce> used, fresh;
+    std::vector<Vec3> r0, u0, r1, u1, r2, u2;
+    const auto run = [&](const FactoredForceProblem& p, std::vector<Vec3>& r, std::vector<Vec3>& u,
+                         SolverWorkspace<kForce>& ws) {
+      return assembled ? solve_nsgs(p.assembled(), r, u, o, ws) : solve_nsgs(p, r, u, o, ws);
+    };
+    run(first, r0, u0, used);
+    const SolverResult a = run(second, r1, u1, used);
+    const SolverResult b = run(second, r2, u2, fresh);
+    EXPECT_EQ(a.iterations, b.iterations);
+    EXPECT_EQ(a.error, b.error) << (assembled ? "assembled" : "factored");
+    for (int i = 0; i < second.contact_count; ++i) EXPECT_EQ(r1[i], r2[i]) << i;
+  }
+  // One contact: the local solve with the kept inverse (computed at the first call, read at the
+  // second) against the one that computes it, over many right-hand sides.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0);
+  for (int a = 0; a < second.contact_count; ++a) {
+    BlockInverse kept;
+    for (int k = 0; k < 20; ++k) {
+      const Vec3 q(uni(rng), uni(rng), uni(rng));
+      Vec3 r_kept = Vec3::Zero(), r_plain = Vec3::Zero();
+      const bool ok_kept =
+          solve_single_contact(second.w_diag[a], q, second.laws[a], r_kept, 1e-14, kept, 7);
+      const bool ok_plain =
+          solve_single_contact(second.w_diag[a], q, second.laws[a], r_plain, 1e-14);
+      EXPECT_EQ(ok_kept, ok_plain);
+      EXPECT_EQ(r_kept, r_plain) << a << " " << k;
+    }
+    EXPECT_EQ(kept.stamp, 7U);
   }
 }
 

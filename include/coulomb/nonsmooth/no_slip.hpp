@@ -53,6 +53,9 @@ void no_slip_alart_curnier(const Vec3& r, const Vec3& u, const AlartCurnierRho& 
 /// solve (single_contact.cpp), which then test r against their own sets.
 bool stopping_impulse(const Block3& w, const Vec3& q, Vec3& r);
 
+/// W⁻¹ as stopping_impulse computes it (Eigen's cofactor inverse); false when W is singular.
+bool invert_block(const Block3& w, Mat3& inverse);
+
 /// The closed-form answer of one no-slip contact u = W r + q (W 3×3 symmetric positive definite):
 /// true with r set when the closed or the open branch solves it; false with the normal-only
 /// impulse when neither does (see the file comment).

@@ -238,19 +238,30 @@ struct BodyNewtonCacheDeleter {
 };
 using BodyNewtonCachePtr = std::unique_ptr<BodyNewtonCache, BodyNewtonCacheDeleter>;
 
+/// W⁻¹ of a contact's diagonal block, kept across the sweeps of one NSGS solve (the block does
+/// not change between them) for the stick branch of the local solve: `stamp` names the solve
+/// that computed it (0: none yet).
+struct BlockInverse {
+  Mat3 inverse = Mat3::Zero();
+  std::uint32_t stamp = 0;
+  bool invertible = false;
+};
+
 /// Scratch of the solvers, reusable across steps (no allocation once warm).
 template <int N>
 struct SolverWorkspace {
-  std::vector<VecN<N>> u;           ///< (nc) local velocities
-  std::vector<std::int32_t> order;  ///< (nc) NSGS visiting order (shuffle)
-  std::vector<VecN<N>> r_start;     ///< (nc) warm start kept by SolverKind::automatic
-  std::vector<VecN<N>> r_best;      ///< (nc) NSGS's best iterate
-  std::vector<VecN<N>> r_first;     ///< (nc) NSGS's answer while `automatic` runs PROX
-  std::vector<VecN<N>> r_second;    ///< (nc) PROX's answer while `automatic` retries from zero
-  std::vector<Vec6d> nu;            ///< (nb) factored problems: M⁻¹ Jᵀ r of the current r
-  std::vector<VecN<N>> r_before;    ///< (nc) NSGS with Anderson: the iterate before the sweep
-  AndersonAcceleration anderson;    ///< NSGS with Anderson: the history
-  BodyNewtonCachePtr newton;        ///< PROX on a factored force problem (created on first use)
+  std::vector<VecN<N>> u;               ///< (nc) local velocities
+  std::vector<std::int32_t> order;      ///< (nc) NSGS visiting order (shuffle)
+  std::vector<VecN<N>> r_start;         ///< (nc) warm start kept by SolverKind::automatic
+  std::vector<VecN<N>> r_best;          ///< (nc) NSGS's best iterate
+  std::vector<VecN<N>> r_first;         ///< (nc) NSGS's answer while `automatic` runs PROX
+  std::vector<VecN<N>> r_second;        ///< (nc) PROX's answer while `automatic` retries from zero
+  std::vector<Vec6d> nu;                ///< (nb) factored problems: M⁻¹ Jᵀ r of the current r
+  std::vector<VecN<N>> r_before;        ///< (nc) NSGS with Anderson: the iterate before the sweep
+  std::vector<BlockInverse> w_inverse;  ///< (nc) NSGS on a force problem: W_αα⁻¹ of this solve
+  std::uint32_t solve_stamp = 0;        ///< the stamp of the current NSGS solve (w_inverse)
+  AndersonAcceleration anderson;        ///< NSGS with Anderson: the history
+  BodyNewtonCachePtr newton;            ///< PROX on a factored force problem (created on first use)
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -297,6 +308,12 @@ struct SolverWorkspace {
 /// (no_slip.hpp). `r` holds the warm start on entry.
 /// Returns false if the fallback did not reach `tolerance` either.
 bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, double tolerance);
+
+/// The same solve (the same bits) with the stick branch's W⁻¹ taken from `cache` when it was
+/// computed in the solve `stamp`, else computed and kept there: NSGS calls it with the same
+/// diagonal block at every sweep (the 3×3 inverse was a tenth of a moving pile's sweep).
+bool solve_single_contact(const Block3& w, const Vec3& q, double mu, Vec3& r, double tolerance,
+                          BlockInverse& cache, std::uint32_t stamp);
 
 /// Exact solution of one wrench contact (method above): u = W r + q with the law of `law` (W 6×6
 /// symmetric positive semi-definite, positive definite on the free components). `r` holds the
