@@ -78,23 +78,24 @@ class AndersonAcceleration {
         dG[i] = g[i] - g_prev_[i];
       }
       count_ = std::min(count_ + 1, depth_);
-      for (int j = 0; j < count_; ++j) {
-        const double* other = &dF_[static_cast<std::size_t>(j) * n_];
-        double d = 0.0;
-        for (std::size_t i = 0; i < n_; ++i) d += dF[i] * other[i];
-        gram_(head_, j) = d;
-        gram_(j, head_) = d;
-      }
-      head_ = (head_ + 1) % depth_;
-      // γ from (ΔFᵀΔF + λI) γ = ΔFᵀ f over the stored columns.
+      // The new column's Gram entries and γ's right-hand side ΔFᵀ f, one pass per column (each
+      // sum in index order, as two passes would add it).
       const int m = count_;
       rhs_.resize(m);
       for (int j = 0; j < m; ++j) {
         const double* column = &dF_[static_cast<std::size_t>(j) * n_];
         double d = 0.0;
-        for (std::size_t i = 0; i < n_; ++i) d += column[i] * (g[i] - x[i]);
-        rhs_[j] = d;
+        double b = 0.0;
+        for (std::size_t i = 0; i < n_; ++i) {
+          d += dF[i] * column[i];
+          b += column[i] * (g[i] - x[i]);
+        }
+        gram_(head_, j) = d;
+        gram_(j, head_) = d;
+        rhs_[j] = b;
       }
+      head_ = (head_ + 1) % depth_;
+      // γ from (ΔFᵀΔF + λI) γ = ΔFᵀ f over the stored columns.
       system_ = gram_.topLeftCorner(m, m);
       const double lambda = 1e-12 * system_.diagonal().maxCoeff();
       system_.diagonal().array() += lambda > 0.0 ? lambda : 1e-300;
