@@ -45,8 +45,8 @@ double error_floor(const Block3& w, const Vec3& r, double qn) {
 // Damped Newton on the Alart–Curnier function from the start r; returns the final residual.
 double newton_alart_curnier(const Block3& w, const Vec3& q, double mu, Vec3& r, double qn,
                             double tolerance) {
-  // A start that already meets the tolerance (in a sweep near convergence, the last sweep's
-  // answer of a sliding contact: half the calls on a moving pile) returns before any work on φ.
+  // A start that already meets the tolerance (the last sweep's answer of a sliding contact: 13 %
+  // of the slides on a moving pile's final problems) returns before any work on φ.
   double err = single_contact_residual(w, q, mu, r) / qn;
   if (!(err > std::max(tolerance, error_floor(w, r, qn)))) return err;
   const AlartCurnierRho rho = alart_curnier_rho(w);
