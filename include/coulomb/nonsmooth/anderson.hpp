@@ -60,40 +60,35 @@ class AndersonAcceleration {
   // empty or was just dropped (then x is not touched: the caller keeps g).
   bool extrapolate(double* x, const double* g) {
     if (depth_ == 0) return false;
-    // f = g − x and its norm; a residual larger than the last one drops the history.
+    // f = g − x and its norm, and with a history the new column (f − f_prev, g − g_prev) at the
+    // head of the ring in the same pass (written before the restart test below: a restart
+    // drops the history, and the slot with it).
     double fn2 = 0.0;
-    for (std::size_t i = 0; i < n_; ++i) {
-      const double f = g[i] - x[i];
-      fn2 += f * f;
+    double* dF = &dF_[static_cast<std::size_t>(head_) * n_];
+    double* dG = &dG_[static_cast<std::size_t>(head_) * n_];
+    if (have_prev_) {
+      for (std::size_t i = 0; i < n_; ++i) {
+        const double f = g[i] - x[i];
+        fn2 += f * f;
+        dF[i] = f - f_prev_[i];
+        dG[i] = g[i] - g_prev_[i];
+      }
+    } else {
+      for (std::size_t i = 0; i < n_; ++i) {
+        const double f = g[i] - x[i];
+        fn2 += f * f;
+      }
     }
     const double fn = std::sqrt(fn2);
+    // A residual larger than the last one drops the history.
     if (have_prev_ && !(fn <= fn_prev_)) restart();
     bool extrapolated = false;
     if (have_prev_) {
-      // New column (f − f_prev, g − g_prev) at the head of the ring, its Gram entries.
-      double* dF = &dF_[static_cast<std::size_t>(head_) * n_];
-      double* dG = &dG_[static_cast<std::size_t>(head_) * n_];
-      for (std::size_t i = 0; i < n_; ++i) {
-        dF[i] = (g[i] - x[i]) - f_prev_[i];
-        dG[i] = g[i] - g_prev_[i];
-      }
       count_ = std::min(count_ + 1, depth_);
-      // The new column's Gram entries and γ's right-hand side ΔFᵀ f, one pass per column (each
-      // sum in index order, as two passes would add it).
+      // The new column's Gram entries and γ's right-hand side ΔFᵀ f.
       const int m = count_;
       rhs_.resize(m);
-      for (int j = 0; j < m; ++j) {
-        const double* column = &dF_[static_cast<std::size_t>(j) * n_];
-        double d = 0.0;
-        double b = 0.0;
-        for (std::size_t i = 0; i < n_; ++i) {
-          d += dF[i] * column[i];
-          b += column[i] * (g[i] - x[i]);
-        }
-        gram_(head_, j) = d;
-        gram_(j, head_) = d;
-        rhs_[j] = b;
-      }
+      column_sums(m, dF, x, g);
       head_ = (head_ + 1) % depth_;
       // γ from (ΔFᵀΔF + λI) γ = ΔFᵀ f over the stored columns.
       system_ = gram_.topLeftCorner(m, m);
@@ -101,13 +96,16 @@ class AndersonAcceleration {
       system_.diagonal().array() += lambda > 0.0 ? lambda : 1e-300;
       gamma_ = system_.ldlt().solve(rhs_);
       if (gamma_.allFinite()) {
-        // Record (f, g) first: x is overwritten below.
-        record(x, g, fn);
+        // Record (f, g) and write the extrapolation over x in one pass (x[i] is read before it
+        // is overwritten).
         for (std::size_t i = 0; i < n_; ++i) {
+          f_prev_[i] = g[i] - x[i];
+          g_prev_[i] = g[i];
           double v = g[i];
           for (int j = 0; j < m; ++j) v -= gamma_[j] * dG_[static_cast<std::size_t>(j) * n_ + i];
           x[i] = v;
         }
+        fn_prev_ = fn;
         extrapolated = true;
       } else {
         restart();
@@ -118,6 +116,55 @@ class AndersonAcceleration {
   }
 
  private:
+  // The new column's Gram entries ΔF_jᵀ dF and the right-hand side ΔF_jᵀ f for the m stored
+  // columns, in one pass over the index for all of them: 2m independent sums, each added in index
+  // order as a pass per column would add it (the same bits), where a pass per column waited on
+  // one addition after another (2 sums a pass: 10 % of a moving pile's sweep at depth 5).
+  void column_sums(int m, const double* dF, const double* x, const double* g) {
+    switch (m) {
+      case 1:
+        return column_sums<1>(dF, x, g);
+      case 2:
+        return column_sums<2>(dF, x, g);
+      case 3:
+        return column_sums<3>(dF, x, g);
+      case 4:
+        return column_sums<4>(dF, x, g);
+      case 5:
+        return column_sums<5>(dF, x, g);
+      case 6:
+        return column_sums<6>(dF, x, g);
+      case 7:
+        return column_sums<7>(dF, x, g);
+      default:
+        return column_sums<8>(dF, x, g);
+    }
+  }
+  template <int M>
+  void column_sums(const double* dF, const double* x, const double* g) {
+    static_assert(M >= 1 && M <= kMaxDepth);
+    const double* column[M];
+    double d[M];
+    double b[M];
+    for (int j = 0; j < M; ++j) {
+      column[j] = &dF_[static_cast<std::size_t>(j) * n_];
+      d[j] = 0.0;
+      b[j] = 0.0;
+    }
+    for (std::size_t i = 0; i < n_; ++i) {
+      const double dfi = dF[i];
+      const double fi = g[i] - x[i];
+      for (int j = 0; j < M; ++j) {
+        d[j] += dfi * column[j][i];
+        b[j] += column[j][i] * fi;
+      }
+    }
+    for (int j = 0; j < M; ++j) {
+      gram_(head_, j) = d[j];
+      gram_(j, head_) = d[j];
+      rhs_[j] = b[j];
+    }
+  }
   void record(const double* x, const double* g, double fn) {
     for (std::size_t i = 0; i < n_; ++i) {
       f_prev_[i] = g[i] - x[i];
