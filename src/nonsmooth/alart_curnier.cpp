@@ -91,8 +91,11 @@ void alart_curnier_function(const Vec3& r, const Vec3& u, double mu, const Alart
 }
 
 double single_contact_residual(const Block3& w, const Vec3& q, double mu, const Vec3& r) {
+  return single_contact_residual_at(mu, r, w * r + q);
+}
+
+double single_contact_residual_at(double mu, const Vec3& r, const Vec3& u) {
   // û = u + [μ‖u_T‖, 0, 0] with u = W r + q; residual of the natural map.
-  const Vec3 u = w * r + q;
   if (is_no_slip(mu)) return std::sqrt(no_slip_residual2(r, u));
   const Vec3 x(r[0] - u[0] - mu * norm2d(u[1], u[2]), r[1] - u[1], r[2] - u[2]);
   return (r - CircularCone{mu}.project(x)).norm();

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/QR>
+
 #include <cmath>
 #include <limits>
 
@@ -195,6 +197,45 @@ TEST(SingleContact, ManyRandomProblemsReachTolerance) {
     if (!ok || rel_error(w, q, mu, r) > 1e-13) ++failures;
   }
   EXPECT_EQ(failures, 0);
+}
+
+TEST(SingleContact, AnAnswerReportedSolvedMeetsItsToleranceOnIllConditionedBlocks) {
+  // The stick branch accepts r = −W⁻¹q without evaluating the error when (1 + μ)‖W r + q‖ meets
+  // the tolerance (the error is at most that: P_K is non-expansive). On blocks of condition 1e4 …
+  // 1e14 the computed W⁻¹q carries ~ε·cond of relative error, so W r + q is not round-off there:
+  // every solve reported successful must still meet the tolerance, floored at the round-off level
+  // the slide branch allows, 8 ε (‖r‖ (1 + 3 max|W_ij|) + ‖q‖) / ‖q‖ (single_contact.cpp). Fails
+  // when the bound's test accepts a stick whose error it does not bound.
+  std::uint64_t s = 777;
+  const auto next = [&s] {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(s >> 11) / 9007199254740992.0 * 2.0 - 1.0;  // [−1, 1)
+  };
+  constexpr double kEps = std::numeric_limits<double>::epsilon();
+  int solved = 0;
+  int sticks = 0;
+  int violations = 0;
+  for (int k = 0; k < 4000; ++k) {
+    Eigen::Matrix3d a;
+    for (int i = 0; i < 9; ++i) a(i / 3, i % 3) = next();
+    const Eigen::Matrix3d rot = Eigen::HouseholderQR<Eigen::Matrix3d>(a).householderQ();
+    const double smallest = std::pow(10.0, -4.0 - 10.0 * (0.5 + 0.5 * next()));  // 1e-4 … 1e-14
+    const Block3 w =
+        rot * Eigen::Vector3d(1.0, 0.5 + 0.5 * next(), smallest).asDiagonal() * rot.transpose();
+    const Vec3 q(-std::abs(next()) - 0.01, next(), next());  // pressed: no take-off
+    const double mu = 1.0 + next();
+    Vec3 r = Vec3::Zero();
+    if (!solve_single_contact(w, q, mu, r, kTol)) continue;
+    ++solved;
+    if (norm2d(r[1], r[2]) < mu * r[0]) ++sticks;
+    const double qn = q.norm();
+    const double floor = 8.0 * kEps * (r.norm() * (1.0 + 3.0 * w.cwiseAbs().maxCoeff()) + qn) / qn;
+    if (rel_error(w, q, mu, r) > std::max(kTol, floor)) ++violations;
+  }
+  EXPECT_EQ(violations, 0);
+  // The draw exercises both: solves reported successful, sticks among them.
+  EXPECT_GT(solved, 1000);
+  EXPECT_GT(sticks, 100);
 }
 
 }  // namespace

@@ -38,4 +38,7 @@ void alart_curnier_function(const Vec3& r, const Vec3& u, double mu, const Alart
 [[nodiscard]] double single_contact_residual(const Block3& w, const Vec3& q, double mu,
                                              const Vec3& r);
 
+/// The same error for a given u = W r + q (the caller's, computed as `w * r + q`: the same bits).
+[[nodiscard]] double single_contact_residual_at(double mu, const Vec3& r, const Vec3& u);
+
 }  // namespace coulomb
