@@ -98,6 +98,7 @@ class ContactSpaceSystem {
   // Not estimated for the assembled problem (FCLIB files): SolverOptions::max_work does not
   // bound it.
   [[nodiscard]] static double iteration_work() { return 0.0; }
+  [[nodiscard]] static double estimated_work() { return 0.0; }
   // (∂Φ/∂r + ∂Φ/∂u (W + ηI)) Δx = −Φ by sparse LU; Δu = W Δx.
   bool direction(double eta, const std::vector<AlartCurnierRho>& rho, const std::vector<Vec3>& x,
                  const std::vector<Vec3>& u, const Eigen::VectorXd& phi, std::vector<Vec3>& dx,

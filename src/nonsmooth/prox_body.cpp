@@ -31,6 +31,7 @@
 #include "prox_loop.hpp"
 
 #include <Eigen/LU>
+#include <Eigen/OrderingMethods>
 #include <Eigen/SparseCore>
 #include <Eigen/SparseLU>
 
@@ -49,7 +50,11 @@ struct BodyNewtonCache {
   std::vector<std::int32_t> new_col_start, new_rows, scratch;
   SpMat h;
   Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu;
-  bool analysed = false;
+  bool patterned = false;       // col_start/rows and estimated_fill hold a pattern
+  bool analysed = false;        // h and lu are those of the pattern in col_start/rows
+  double estimated_fill = 0.0;  // structural estimate of nnz(L + U) for that pattern
+  Eigen::SparseMatrix<double, Eigen::ColMajor, int> graph;  // the body graph (estimate)
+  std::vector<int> parent, flag, node_at;                   // scratch of the estimate
   std::vector<std::int32_t> diag_slot;
   std::vector<std::array<std::int32_t, 4>> slots;
   std::vector<Mat6, Eigen::aligned_allocator<Mat6>> mass;
@@ -70,8 +75,14 @@ class BodySpaceSystem {
   [[nodiscard]] const detail::FactoredSweep<kForce>& sweep() const { return sweep_; }
   // The estimated cost of the last direction, in sweeps of NSGS on the same problem.
   [[nodiscard]] double iteration_work() const { return work_; }
+  // The cost of a direction estimated from the contact graph's structure alone, before any
+  // factorisation (kNewtonSkipFactor), in the same unit.
+  [[nodiscard]] double estimated_work() const {
+    return 1.0 + kNewtonWorkPerFill * k_.estimated_fill / static_cast<double>(p_.contact_count);
+  }
 
-  // The block pattern of H (its symbolic analysis redone only when it changed), the slots of
+  // The block pattern of H and its structural estimate (redone only when it changed; the
+  // symbolic analysis at the first direction of a new pattern), the slots of
   // every contact's four blocks, the bodies' mass matrices.
   void prepare() {
     const int nb = p_.body_count;
@@ -91,10 +102,14 @@ class BodySpaceSystem {
       k_.new_rows.insert(k_.new_rows.end(), k_.scratch.begin(), k_.scratch.end());
       k_.new_col_start[j + 1] = static_cast<std::int32_t>(k_.new_rows.size());
     }
-    if (!k_.analysed || k_.new_col_start != k_.col_start || k_.new_rows != k_.rows) {
+    if (!k_.patterned || k_.new_col_start != k_.col_start || k_.new_rows != k_.rows) {
       k_.col_start.swap(k_.new_col_start);
       k_.rows.swap(k_.new_rows);
-      build_matrix(nb);
+      k_.patterned = true;
+      // The matrix and its symbolic analysis at the first direction (none when the estimate
+      // refuses the iteration).
+      k_.analysed = false;
+      estimate_fill(nb);
     }
     const auto slot = [&](std::int32_t i, std::int32_t j) {
       const auto first = k_.rows.begin() + k_.col_start[j];
@@ -129,6 +144,7 @@ class BodySpaceSystem {
                  std::vector<Vec3>& du) {
     const int nb = p_.body_count;
     const int nc = p_.contact_count;
+    if (!k_.analysed) build_matrix(nb);
     SpMat& h = k_.h;
     std::fill(h.valuePtr(), h.valuePtr() + h.nonZeros(), 0.0);
     k_.rhs.setZero();
@@ -184,6 +200,40 @@ class BodySpaceSystem {
   }
 
  private:
+  // Structural estimate of the LU's fill for the block pattern in k_.col_start/rows: the 6×6
+  // blocks l of the Cholesky factor of the (symmetric) body graph under an AMD ordering, counted
+  // row by row on the elimination tree (Liu's row subtrees: each off-diagonal entry of a row
+  // climbs the tree to the first node already marked for that row, every node passed is a block
+  // of L), taken dense: nnz(L + U) ≈ 36 (2 (l − n_b) + n_b). O(blocks of L), no values.
+  void estimate_fill(int nb) {
+    Eigen::SparseMatrix<double, Eigen::ColMajor, int>& g = k_.graph;
+    g.resize(nb, nb);
+    g.resizeNonZeros(static_cast<Eigen::Index>(k_.rows.size()));
+    std::copy(k_.col_start.begin(), k_.col_start.end(), g.outerIndexPtr());
+    std::copy(k_.rows.begin(), k_.rows.end(), g.innerIndexPtr());
+    std::fill(g.valuePtr(), g.valuePtr() + g.nonZeros(), 1.0);
+    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> perm;
+    Eigen::AMDOrdering<int>()(g, perm);
+    const auto& position = perm.indices();  // position[i]: where body i is eliminated
+    k_.node_at.resize(static_cast<std::size_t>(nb));
+    for (int i = 0; i < nb; ++i) k_.node_at[position[i]] = i;
+    k_.parent.assign(static_cast<std::size_t>(nb), -1);
+    k_.flag.assign(static_cast<std::size_t>(nb), -1);
+    std::int64_t blocks = nb;
+    for (int k = 0; k < nb; ++k) {
+      k_.flag[k] = k;
+      const int j = k_.node_at[k];
+      for (std::int32_t e = k_.col_start[j]; e < k_.col_start[j + 1]; ++e) {
+        for (int i = position[k_.rows[e]]; i < k && k_.flag[i] != k; i = k_.parent[i]) {
+          if (k_.parent[i] == -1) k_.parent[i] = k;
+          k_.flag[i] = k;
+          ++blocks;
+        }
+      }
+    }
+    k_.estimated_fill = 36.0 * static_cast<double>(2 * (blocks - nb) + nb);
+  }
+
   // The compressed columns of H for the pattern in k_.col_start/rows (column 6J + c holds 6 rows
   // per block row of J) and their symbolic analysis.
   void build_matrix(int nb) {

@@ -379,6 +379,39 @@ TEST(ProxBodySpace, MaxIterationWorkStopsAtTheFirstFactorisation) {
   EXPECT_EQ(solve_prox(p, rc, uc, o).iterations, free.iterations);
 }
 
+// A contact graph whose structural estimate of an iteration's cost is above kNewtonSkipFactor
+// times max_iteration_work is refused before any factorisation, with the answer, status and
+// iteration count the refusal after the factorisation gives: the work reported is then the
+// estimate, not the LU's (which is how the test sees that no factorisation was made).
+TEST(ProxBodySpace, AGraphTooDearByItsStructureIsRefusedAsTheFactorisationWould) {
+  const FactoredForceProblem p = testing::random_factored(30, 90, 5u, 0.3);
+  SolverOptions o;
+  o.tolerance = 1e-12;
+  std::vector<Vec3> r0, u0;
+  const SolverResult free = solve_prox(p, r0, u0, o);
+  ASSERT_GT(free.iterations, 1);
+  const double lu_work = free.work / free.iterations;
+  // A limit far below every estimate: refused by the structure.
+  o.max_iteration_work = 1e-9;
+  std::vector<Vec3> ra, ua;
+  const SolverResult by_structure = solve_prox(p, ra, ua, o);
+  EXPECT_EQ(by_structure.iterations, 1);
+  EXPECT_NE(by_structure.status, SolverStatus::converged);
+  const double estimate = by_structure.work;
+  // The estimate is within the skip factor of the LU's figure here, so the limit
+  // estimate / kNewtonSkipFactor lets the factorisation run, and refuse.
+  ASSERT_GT(lu_work, estimate / kNewtonSkipFactor);
+  o.max_iteration_work = estimate / kNewtonSkipFactor;
+  std::vector<Vec3> rb, ub;
+  const SolverResult by_lu = solve_prox(p, rb, ub, o);
+  EXPECT_EQ(by_lu.iterations, 1);
+  EXPECT_NE(by_lu.work, estimate) << "the LU's own figure: a factorisation was made";
+  EXPECT_EQ(by_lu.status, by_structure.status);
+  EXPECT_EQ(by_lu.error, by_structure.error);
+  ASSERT_EQ(ra.size(), rb.size());
+  for (std::size_t a = 0; a < ra.size(); ++a) EXPECT_EQ(ra[a], rb[a]);
+}
+
 // auto on a factored problem of more than kAutoNewtonMaxBodies bodies: NSGS alone, to its cap,
 // never PROX (whose body-space LU would grow faster than the bodies); below it, the hand-over.
 TEST(ProxBodySpace, AutoLeavesLargeProblemsToNsgs) {

@@ -196,6 +196,16 @@ inline constexpr double kAutoNewtonWork = 20.0;
 /// error 1e-5) — and heaps of 10³ spheres more. 50 keeps Newton for walls, stacks and pyramids
 /// (nearly planar contact graphs) and leaves 3-D heaps to NSGS.
 inline constexpr double kAutoNewtonMaxIterationWork = 50.0;
+/// PROX on a factored problem with a finite max_iteration_work: the first factorisation is not
+/// made when the contact graph's structure alone puts an iteration above this many times that
+/// limit (the iteration is refused as too dear, as the factorisation would have refused it). The
+/// structural estimate: 1 + kNewtonWorkPerFill · 36 (2 l − n_b) / nc, l the 6×6 blocks of the
+/// Cholesky factor of the body graph under an AMD ordering (diagonal included). Measured against
+/// the LU's own figure: on the dropped pile of 10³ spheres (68 factorisations, 508–1000 bodies)
+/// the estimate is 1.3–3.7 times the LU's (so 4× the limit is refused by the LU too), on the box
+/// scenes at most 36 (20-row pyramid; the LU's at most 19): the factorisation it spares was ~7 %
+/// of that pile's time, refused at every step NSGS stalls.
+inline constexpr double kNewtonSkipFactor = 4.0;
 /// SolverKind::automatic on a factored problem: above this many bodies NSGS runs alone (to
 /// max_iterations, no stall test), PROX is not tried. Why: the body-space LU's fill, hence its
 /// memory, grows faster than the bodies on a 3-D contact graph, and is known only once
