@@ -54,7 +54,7 @@ struct BodyNewtonCache {
   bool analysed = false;        // h and lu are those of the pattern in col_start/rows
   double estimated_fill = 0.0;  // structural estimate of nnz(L + U) for that pattern
   Eigen::SparseMatrix<double, Eigen::ColMajor, int> graph;  // the body graph (estimate)
-  std::vector<int> parent, flag, node_at;                   // scratch of the estimate
+  std::vector<int> parent, flag, node_at, position;         // scratch of the estimate
   std::vector<std::int32_t> diag_slot;
   std::vector<std::array<std::int32_t, 4>> slots;
   std::vector<Mat6, Eigen::aligned_allocator<Mat6>> mass;
@@ -76,7 +76,7 @@ class BodySpaceSystem {
   // The estimated cost of the last direction, in sweeps of NSGS on the same problem.
   [[nodiscard]] double iteration_work() const { return work_; }
   // The cost of a direction estimated from the contact graph's structure alone, before any
-  // factorisation (kNewtonSkipFactor), in the same unit.
+  // factorisation (kNewtonStructureFactor), in the same unit.
   [[nodiscard]] double estimated_work() const {
     return 1.0 + kNewtonWorkPerFill * k_.estimated_fill / static_cast<double>(p_.contact_count);
   }
@@ -214,9 +214,11 @@ class BodySpaceSystem {
     std::fill(g.valuePtr(), g.valuePtr() + g.nonZeros(), 1.0);
     Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> perm;
     Eigen::AMDOrdering<int>()(g, perm);
-    const auto& position = perm.indices();  // position[i]: where body i is eliminated
-    k_.node_at.resize(static_cast<std::size_t>(nb));
-    for (int i = 0; i < nb; ++i) k_.node_at[position[i]] = i;
+    // The ordering's indices are the bodies in elimination order (Eigen's orderings give P⁻¹).
+    k_.node_at.assign(perm.indices().data(), perm.indices().data() + nb);
+    std::vector<int>& position = k_.position;  // where body i is eliminated
+    position.resize(static_cast<std::size_t>(nb));
+    for (int k = 0; k < nb; ++k) position[k_.node_at[k]] = k;
     k_.parent.assign(static_cast<std::size_t>(nb), -1);
     k_.flag.assign(static_cast<std::size_t>(nb), -1);
     std::int64_t blocks = nb;

@@ -139,12 +139,12 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
         break;
       }
       ++newton;
-      // A contact graph whose structure alone puts an iteration far above the limit (a 3-D
-      // heap): refused as too dear without the factorisation that would refuse it
-      // (kNewtonSkipFactor).
-      if (system.estimated_work() > kNewtonSkipFactor * options.max_iteration_work) {
+      // A contact graph whose structure alone puts an iteration above the limit (a 3-D heap):
+      // refused as too dear without the factorisation (kNewtonStructureFactor).
+      if (kNewtonStructureFactor * system.estimated_work() > options.max_iteration_work) {
         work += system.estimated_work();
         too_dear = true;
+        result.refused_by_structure = true;
         break;
       }
       // Newton direction: (∂Φ/∂r + ∂Φ/∂u (W + ηI)) Δx = −Φ, and Δu = W Δx.

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/SparseCholesky>
+
 #include "nonsmooth/factored_data.hpp"
 #include "nonsmooth/fclib_data.hpp"
 
@@ -379,10 +381,11 @@ TEST(ProxBodySpace, MaxIterationWorkStopsAtTheFirstFactorisation) {
   EXPECT_EQ(solve_prox(p, rc, uc, o).iterations, free.iterations);
 }
 
-// A contact graph whose structural estimate of an iteration's cost is above kNewtonSkipFactor
-// times max_iteration_work is refused before any factorisation, with the answer, status and
-// iteration count the refusal after the factorisation gives: the work reported is then the
-// estimate, not the LU's (which is how the test sees that no factorisation was made).
+// A contact graph whose structural estimate of an iteration's cost, times
+// kNewtonStructureFactor, is above max_iteration_work is refused before any factorisation, with
+// the answer, status and iteration count of the refusal after the factorisation: the work
+// reported is then the estimate, not the LU's (which is how the test sees that no factorisation
+// was made).
 TEST(ProxBodySpace, AGraphTooDearByItsStructureIsRefusedAsTheFactorisationWould) {
   const FactoredForceProblem p = testing::random_factored(30, 90, 5u, 0.3);
   SolverOptions o;
@@ -390,26 +393,57 @@ TEST(ProxBodySpace, AGraphTooDearByItsStructureIsRefusedAsTheFactorisationWould)
   std::vector<Vec3> r0, u0;
   const SolverResult free = solve_prox(p, r0, u0, o);
   ASSERT_GT(free.iterations, 1);
-  const double lu_work = free.work / free.iterations;
-  // A limit far below every estimate: refused by the structure.
+  // A limit below every estimate: refused by the structure.
   o.max_iteration_work = 1e-9;
   std::vector<Vec3> ra, ua;
   const SolverResult by_structure = solve_prox(p, ra, ua, o);
   EXPECT_EQ(by_structure.iterations, 1);
   EXPECT_NE(by_structure.status, SolverStatus::converged);
   const double estimate = by_structure.work;
-  // The estimate is within the skip factor of the LU's figure here, so the limit
-  // estimate / kNewtonSkipFactor lets the factorisation run, and refuse.
-  ASSERT_GT(lu_work, estimate / kNewtonSkipFactor);
-  o.max_iteration_work = estimate / kNewtonSkipFactor;
+  // The estimate is that of its formula: l, the nonzeros of the Cholesky factor of the body graph
+  // (bodies in contact, and each body itself) under AMD, here from Eigen's own symbolic analysis
+  // of the graph's Laplacian plus the identity.
+  {
+    std::vector<Eigen::Triplet<double>> t;
+    for (int b = 0; b < p.body_count; ++b) t.emplace_back(b, b, 100.0);
+    for (int a = 0; a < p.contact_count; ++a) {
+      if (p.body1[a] < 0 || p.body2[a] < 0 || p.body1[a] == p.body2[a]) continue;
+      t.emplace_back(p.body1[a], p.body2[a], -1.0);
+      t.emplace_back(p.body2[a], p.body1[a], -1.0);
+    }
+    Eigen::SparseMatrix<double> graph(p.body_count, p.body_count);
+    graph.setFromTriplets(t.begin(), t.end());  // duplicates summed: one entry per pair
+    const Eigen::SimplicialLLT<Eigen::SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>>
+        cholesky(graph);
+    ASSERT_EQ(cholesky.info(), Eigen::Success);
+    const auto blocks = static_cast<double>(cholesky.matrixL().nestedExpression().nonZeros());
+    const double nb = p.body_count;
+    EXPECT_NEAR(estimate,
+                1.0 + kNewtonWorkPerFill * 36.0 * (2.0 * (blocks - nb) + nb) / p.contact_count,
+                1e-12 * estimate);
+  }
+  // At the limit kNewtonStructureFactor × estimate the structure does not refuse; the LU's
+  // figure is above it on this graph (as on a 3-D heap), so the factorisation runs and refuses.
+  o.max_iteration_work = kNewtonStructureFactor * estimate;
   std::vector<Vec3> rb, ub;
   const SolverResult by_lu = solve_prox(p, rb, ub, o);
+  ASSERT_GT(by_lu.work, o.max_iteration_work) << "the LU's figure: a factorisation was made";
   EXPECT_EQ(by_lu.iterations, 1);
-  EXPECT_NE(by_lu.work, estimate) << "the LU's own figure: a factorisation was made";
   EXPECT_EQ(by_lu.status, by_structure.status);
   EXPECT_EQ(by_lu.error, by_structure.error);
   ASSERT_EQ(ra.size(), rb.size());
   for (std::size_t a = 0; a < ra.size(); ++a) EXPECT_EQ(ra[a], rb[a]);
+  // `auto` takes a refusal by the structure for what it is, where the estimate itself is below
+  // the limit (kNewtonStructureFactor × estimate above it): no second PROX from zero, one Newton
+  // iteration in all.
+  SolverOptions a;
+  a.tolerance = 1e-14;
+  a.max_iterations = 3;  // NSGS cannot converge in 3 sweeps: auto hands over
+  a.max_iteration_work = 0.5 * (1.0 + kNewtonStructureFactor) * estimate;
+  std::vector<Vec3> rw(static_cast<std::size_t>(p.contact_count), Vec3(0.1, 0.0, 0.0)), uw;
+  SolverWorkspace<kForce> ws;
+  const SolverResult automatic = solve(p, rw, uw, a, ws, SolverKind::automatic);
+  EXPECT_EQ(automatic.newton_iterations, 1);
 }
 
 // auto on a factored problem of more than kAutoNewtonMaxBodies bodies: NSGS alone, to its cap,

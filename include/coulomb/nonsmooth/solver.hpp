@@ -161,6 +161,9 @@ struct SolverResult {
   /// PROX on a factored problem: the estimated cost of its Newton iterations, in sweeps
   /// (SolverOptions::max_work).
   double work = 0.0;
+  /// PROX on a factored problem: stopped at an iteration its contact graph's structure showed
+  /// too dear, before any factorisation (kNewtonStructureFactor).
+  bool refused_by_structure = false;
 };
 
 /// Which solver `solve` runs.
@@ -196,16 +199,19 @@ inline constexpr double kAutoNewtonWork = 20.0;
 /// error 1e-5) — and heaps of 10³ spheres more. 50 keeps Newton for walls, stacks and pyramids
 /// (nearly planar contact graphs) and leaves 3-D heaps to NSGS.
 inline constexpr double kAutoNewtonMaxIterationWork = 50.0;
-/// PROX on a factored problem with a finite max_iteration_work: the first factorisation is not
-/// made when the contact graph's structure alone puts an iteration above this many times that
-/// limit (the iteration is refused as too dear, as the factorisation would have refused it). The
-/// structural estimate: 1 + kNewtonWorkPerFill · 36 (2 l − n_b) / nc, l the 6×6 blocks of the
-/// Cholesky factor of the body graph under an AMD ordering (diagonal included). Measured against
-/// the LU's own figure: on the dropped pile of 10³ spheres (68 factorisations, 508–1000 bodies)
-/// the estimate is 1.3–3.7 times the LU's (so 4× the limit is refused by the LU too), on the box
-/// scenes at most 36 (20-row pyramid; the LU's at most 19): the factorisation it spares was ~7 %
-/// of that pile's time, refused at every step NSGS stalls.
-inline constexpr double kNewtonSkipFactor = 4.0;
+/// PROX on a factored problem with a finite max_iteration_work: an iteration is also refused as
+/// too dear, before its factorisation, when this factor times its structural estimate is above
+/// the limit. The estimate: 1 + kNewtonWorkPerFill · 36 (2 l − n_b) / nc, l the 6×6 blocks of
+/// the Cholesky factor of the body graph under an AMD ordering (diagonal included), i.e. the
+/// fill of an LU without pivoting in that order. Measured against the LU's own figure (COLAMD,
+/// partial pivoting): 0.30–0.47 of it on the dropped pile of 10³ spheres (68 factorisations,
+/// 508–1000 bodies), 0.81–0.93 on the box scenes (tower, stacks, 20-row pyramid: at most 15.7
+/// against the LU's 18.8). So with 1.25 every iteration the estimate refuses on the pile has an
+/// LU figure above the limit (2.1 times it at least), 50 of its 68 refusals need no factorisation
+/// (the factorisations were ~7 % of its time); on a graph like the box scenes' the estimate
+/// refuses an iteration whose LU figure is above ~43 sweeps instead of 50 (none of them comes
+/// near: at most 18.8).
+inline constexpr double kNewtonStructureFactor = 1.25;
 /// SolverKind::automatic on a factored problem: above this many bodies NSGS runs alone (to
 /// max_iterations, no stall test), PROX is not tried. Why: the body-space LU's fill, hence its
 /// memory, grows faster than the bodies on a 3-D contact graph, and is known only once
