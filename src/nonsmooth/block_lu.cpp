@@ -61,16 +61,18 @@ void BlockLU6::analyze(int block_count, const std::vector<std::int32_t>& col_sta
       transposed_[e] = static_cast<std::int32_t>(std::lower_bound(first, last, j) - rows.begin());
     }
   }
+}
+
+bool BlockLU6::factorize(const Blocks& blocks) {
+  const int nb = block_count_;
+  // The factors' storage at the first factorisation of a pattern (none for a pattern only
+  // analysed, as when its cost refuses the iteration).
   lower_.resize(reach_.size());
   upper_.resize(reach_.size());
   pivot_inverse_.resize(static_cast<std::size_t>(nb));
   x_.resize(static_cast<std::size_t>(nb));
   y_.resize(static_cast<std::size_t>(nb));
   z_.resize(6 * static_cast<Eigen::Index>(nb));
-}
-
-bool BlockLU6::factorize(const Blocks& blocks) {
-  const int nb = block_count_;
   std::fill(flag_.begin(), flag_.end(), -1);
   for (int k = 0; k < nb; ++k) {
     const std::int32_t first = reach_start_[k], last = reach_start_[k + 1];

@@ -22,11 +22,15 @@
 /// U_kk is inverted by a dense LU with partial pivoting — the only pivoting: factorize() refuses
 /// (returns false) when a pivot block's reciprocal condition estimate is below kMinPivotRcond or
 /// anything is not finite, and the caller falls back to a pivoting LU. Without pivoting between
-/// blocks the factorisation is stable for a matrix with a positive definite symmetric part (M +
-/// Jᵀ D J with D = I/η for a sticking contact); a sliding contact's D is not symmetric, so the
-/// caller checks the residual of the solve (prox_body.cpp). Work: 2·216 multiply-adds per pair
+/// blocks the factorisation exists for a matrix whose symmetric part is positive definite (so is
+/// every leading submatrix's, hence every pivot block is invertible), with a growth bounded by the
+/// size of the skew part against the symmetric one (Golub & Van Loan, Matrix Computations, §4.4
+/// on unsymmetric positive definite systems): M + Jᵀ D J with D = I/η for a sticking contact is
+/// symmetric positive definite, a sliding contact's D is not symmetric, so the caller checks the
+/// backward error of the solve and refines (prox_body.cpp). Work: 2·216 multiply-adds per pair
 /// (j, i) with j ∈ R_i ∩ R_k, i ∈ R_k, for every k; no symbolic work per factorisation;
-/// deterministic (one fixed order of operations); no allocation once analysed.
+/// deterministic (one fixed order of operations); no allocation after a pattern's first
+/// factorisation.
 ///
 /// Units: whatever H's are (prox_body.cpp: kg, kg m, kg m²); the solve returns H⁻¹ b.
 
