@@ -16,16 +16,24 @@
 /// 6 nb × 6 nb with one 6×6 block per pair of bodies in contact: the sparsity of the contact
 /// graph, whatever the number of contacts between two bodies (four for two boxes face to face,
 /// where the contact-space matrix has a 3×3 block for every pair of the up to ~30 contacts
-/// sharing a body). It is not symmetric (D is not for a sliding contact: its normal row couples
-/// into the slip direction), so it is factorised by Eigen::SparseLU, with a COLAMD column
-/// ordering analysed once per call; each Newton iteration rewrites the values in place (the
-/// position of each 6×6 block in the compressed columns is computed once) and refactorises.
+/// sharing a body). Its block pattern is symmetric, its values are not (D is not for a sliding
+/// contact: its normal row couples into the slip direction). It is factorised by a block LU
+/// without pivoting between blocks (BlockLU6, coulomb/nonsmooth/block_lu.hpp: AMD ordering of the
+/// body graph, the fill of a Cholesky factor, symbolic analysis once per pattern), whose answer is
+/// taken when its backward error is at most kBlockLUBackwardError; otherwise (a pivot block
+/// singular, or growth) by Eigen::SparseLU with a COLAMD ordering and partial pivoting. Measured:
+/// on the box scenes (20-row pyramid, stacks, tower; 681 factorisations) backward errors
+/// ≤ 3.5e-16, no refinement, no fall-back; on the tests' random problems (10–30 bodies, 40–90
+/// contacts, μ = 0.3, strongly sliding) 16 % of the solves refined, 0.5 % fallen back. The
+/// factorisation and solve 3.5 times faster than the SparseLU's on the pyramid, 4–14 times on
+/// the dropped pile of 10³ spheres.
 ///
 /// Data layout: the pattern is by block columns — body J's block column holds the sorted bodies
-/// I in contact with J (J included), each contributing six consecutive rows to every one of J's
-/// six columns — so block (I, J) entry (r, c) sits at outer[6J + c] + 6 slot(I, J) + r.
+/// I in contact with J (J included); block (I, J) is blocks[col_start[J] + slot(I, J)]. The
+/// SparseLU's compressed columns put its entry (r, c) at outer[6J + c] + 6 slot(I, J) + r.
 
 #include <coulomb/nonsmooth/alart_curnier.hpp>
+#include <coulomb/nonsmooth/block_lu.hpp>
 #include <coulomb/nonsmooth/prox.hpp>
 
 #include "prox_loop.hpp"
@@ -44,29 +52,35 @@ using SpMat = Eigen::SparseMatrix<double, Eigen::ColMajor, int>;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 using Jacobian = FactoredForceProblem::Jacobian;
 
-// The pattern of H, the LU's symbolic analysis for it, and the scratch of the Newton directions.
+// The pattern of H, its block LU (and the pivoting LU it falls back on), the scratch of the Newton
+// directions.
 struct BodyNewtonCache {
   std::vector<std::int32_t> col_start, rows;  // block rows (bodies) of each block column
   std::vector<std::int32_t> new_col_start, new_rows, scratch;
+  BlockLU6 block_lu;
+  BlockLU6::Blocks blocks;  // H, block (rows[e], J) at e
   SpMat h;
   Eigen::SparseLU<SpMat, Eigen::COLAMDOrdering<int>> lu;
-  bool patterned = false;       // col_start/rows and estimated_fill hold a pattern
-  bool analysed = false;        // h and lu are those of the pattern in col_start/rows
-  double estimated_fill = 0.0;  // structural estimate of nnz(L + U) for that pattern
-  Eigen::SparseMatrix<double, Eigen::ColMajor, int> graph;  // the body graph (estimate)
-  std::vector<int> parent, flag, node_at, position;         // scratch of the estimate
+  bool patterned = false;  // col_start/rows and block_lu hold a pattern
+  bool analysed = false;   // h and lu are those of the pattern in col_start/rows
   std::vector<std::int32_t> diag_slot;
   std::vector<std::array<std::int32_t, 4>> slots;
   std::vector<Mat6, Eigen::aligned_allocator<Mat6>> mass;
   std::vector<Mat3> d;
   std::vector<Vec3> c;
-  Eigen::VectorXd rhs, dnu;
+  Eigen::VectorXd rhs, dnu, residual, correction, row_norm;
   std::vector<Vec6d> nu;
 };
 
 void BodyNewtonCacheDeleter::operator()(BodyNewtonCache* cache) const { delete cache; }
 
 namespace {
+
+// The block LU's answer is taken when its normwise backward error is at most this (a pivoting
+// LU's is a small multiple of the unit round-off, 1.1e-16, times its growth factor).
+constexpr double kBlockLUBackwardError = 1e-14;
+// Steps of iterative refinement before the fall-back on the pivoting LU.
+constexpr int kBlockLURefinements = 3;
 
 class BodySpaceSystem {
  public:
@@ -75,15 +89,15 @@ class BodySpaceSystem {
   [[nodiscard]] const detail::FactoredSweep<kForce>& sweep() const { return sweep_; }
   // The estimated cost of the last direction, in sweeps of NSGS on the same problem.
   [[nodiscard]] double iteration_work() const { return work_; }
-  // The cost of a direction estimated from the contact graph's structure alone, before any
-  // factorisation (kNewtonStructureFactor), in the same unit.
+  // The cost of a direction by the block LU, known from the contact graph's structure alone
+  // before any factorisation, in the same unit.
   [[nodiscard]] double estimated_work() const {
-    return 1.0 + kNewtonWorkPerFill * k_.estimated_fill / static_cast<double>(p_.contact_count);
+    return 1.0 + kNewtonWorkPerFill * k_.block_lu.fill() / static_cast<double>(p_.contact_count);
   }
 
-  // The block pattern of H and its structural estimate (redone only when it changed; the
-  // symbolic analysis at the first direction of a new pattern), the slots of
-  // every contact's four blocks, the bodies' mass matrices.
+  // The block pattern of H and the block LU's symbolic analysis (redone only when it changed; the
+  // SparseLU's, if it is ever needed, at its first use), the slots of every contact's four
+  // blocks, the bodies' mass matrices.
   void prepare() {
     const int nb = p_.body_count;
     const int nc = p_.contact_count;
@@ -106,10 +120,11 @@ class BodySpaceSystem {
       k_.col_start.swap(k_.new_col_start);
       k_.rows.swap(k_.new_rows);
       k_.patterned = true;
-      // The matrix and its symbolic analysis at the first direction (none when the estimate
-      // refuses the iteration).
+      // The block LU's symbolic analysis (its fill is the estimate); the pivoting LU's matrix and
+      // analysis only if it is needed.
       k_.analysed = false;
-      estimate_fill(nb);
+      k_.block_lu.analyze(nb, k_.col_start, k_.rows);
+      k_.blocks.resize(k_.rows.size());
     }
     const auto slot = [&](std::int32_t i, std::int32_t j) {
       const auto first = k_.rows.begin() + k_.col_start[j];
@@ -144,9 +159,7 @@ class BodySpaceSystem {
                  std::vector<Vec3>& du) {
     const int nb = p_.body_count;
     const int nc = p_.contact_count;
-    if (!k_.analysed) build_matrix(nb);
-    SpMat& h = k_.h;
-    std::fill(h.valuePtr(), h.valuePtr() + h.nonZeros(), 0.0);
+    for (Mat6& block : k_.blocks) block.setZero();
     k_.rhs.setZero();
     for (int b = 0; b < nb; ++b) add_block(b, k_.diag_slot[b], k_.mass[b]);
     for (int a = 0; a < nc; ++a) {
@@ -180,15 +193,7 @@ class BodySpaceSystem {
         k_.rhs.segment<6>(6 * b2).noalias() -= p_.J2[a].transpose() * k_.c[a];
       }
     }
-    k_.lu.factorize(h);
-    if (k_.lu.info() != Eigen::Success) return false;
-    // The cost of this iteration in sweeps (SolverOptions::max_work): the factorisation's work
-    // grows with the LU's fill, which the contact graph decides (a box pyramid, nearly planar:
-    // 71 nonzeros of L + U per contact; a 3-D heap of 250 spheres: 460).
-    work_ = 1.0 + kNewtonWorkPerFill * static_cast<double>(k_.lu.nnzL() + k_.lu.nnzU()) /
-                      static_cast<double>(nc);
-    k_.dnu = k_.lu.solve(k_.rhs);
-    if (!k_.dnu.allFinite()) return false;
+    if (!factorize_and_solve(nb, nc)) return false;
     for (int a = 0; a < nc; ++a) {
       Vec3 jdnu = Vec3::Zero();
       if (p_.body1[a] >= 0) jdnu.noalias() += p_.J1[a] * k_.dnu.segment<6>(6 * p_.body1[a]);
@@ -200,40 +205,63 @@ class BodySpaceSystem {
   }
 
  private:
-  // Structural estimate of the LU's fill for the block pattern in k_.col_start/rows: the 6×6
-  // blocks l of the Cholesky factor of the (symmetric) body graph under an AMD ordering, counted
-  // row by row on the elimination tree (Liu's row subtrees: each off-diagonal entry of a row
-  // climbs the tree to the first node already marked for that row, every node passed is a block
-  // of L), taken dense: nnz(L + U) ≈ 36 (2 (l − n_b) + n_b). O(blocks of L), no values.
-  void estimate_fill(int nb) {
-    Eigen::SparseMatrix<double, Eigen::ColMajor, int>& g = k_.graph;
-    g.resize(nb, nb);
-    g.resizeNonZeros(static_cast<Eigen::Index>(k_.rows.size()));
-    std::copy(k_.col_start.begin(), k_.col_start.end(), g.outerIndexPtr());
-    std::copy(k_.rows.begin(), k_.rows.end(), g.innerIndexPtr());
-    std::fill(g.valuePtr(), g.valuePtr() + g.nonZeros(), 1.0);
-    Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> perm;
-    Eigen::AMDOrdering<int>()(g, perm);
-    // The ordering's indices are the bodies in elimination order (Eigen's orderings give P⁻¹).
-    k_.node_at.assign(perm.indices().data(), perm.indices().data() + nb);
-    std::vector<int>& position = k_.position;  // where body i is eliminated
-    position.resize(static_cast<std::size_t>(nb));
-    for (int k = 0; k < nb; ++k) position[k_.node_at[k]] = k;
-    k_.parent.assign(static_cast<std::size_t>(nb), -1);
-    k_.flag.assign(static_cast<std::size_t>(nb), -1);
-    std::int64_t blocks = nb;
-    for (int k = 0; k < nb; ++k) {
-      k_.flag[k] = k;
-      const int j = k_.node_at[k];
-      for (std::int32_t e = k_.col_start[j]; e < k_.col_start[j + 1]; ++e) {
-        for (int i = position[k_.rows[e]]; i < k && k_.flag[i] != k; i = k_.parent[i]) {
-          if (k_.parent[i] == -1) k_.parent[i] = k;
-          k_.flag[i] = k;
-          ++blocks;
+  // δν = H⁻¹ rhs: by the block LU without pivoting between blocks (BlockLU6) and up to
+  // kBlockLURefinements steps of iterative refinement (δν += LU⁻¹ (rhs − H δν)), accepted when the
+  // normwise backward error ‖rhs − H δν‖∞ / (‖H‖∞ ‖δν‖∞ + ‖rhs‖∞) is at most
+  // kBlockLUBackwardError; otherwise, or when a pivot block is singular, by Eigen's SparseLU
+  // (COLAMD, partial pivoting). The iteration's work from the factorisation used.
+  bool factorize_and_solve(int nb, int nc) {
+    if (k_.block_lu.factorize(k_.blocks)) {
+      k_.block_lu.solve(k_.rhs, k_.dnu);
+      row_sums(nb);
+      for (int refinement = 0; k_.dnu.allFinite(); ++refinement) {
+        const double be = backward_error(nb);
+        if (be <= kBlockLUBackwardError) {
+          work_ = 1.0 + kNewtonWorkPerFill * k_.block_lu.fill() / static_cast<double>(nc);
+          return true;
         }
+        if (refinement == kBlockLURefinements) break;
+        k_.block_lu.solve(k_.residual, k_.correction);
+        k_.dnu += k_.correction;
       }
     }
-    k_.estimated_fill = 36.0 * static_cast<double>(2 * (blocks - nb) + nb);
+    if (!k_.analysed) build_matrix(nb);
+    double* values = k_.h.valuePtr();
+    const int* outer = k_.h.outerIndexPtr();
+    for (int j = 0; j < nb; ++j)
+      for (std::int32_t e = k_.col_start[j]; e < k_.col_start[j + 1]; ++e)
+        for (int c = 0; c < 6; ++c)
+          for (int r = 0; r < 6; ++r)
+            values[outer[6 * j + c] + 6 * (e - k_.col_start[j]) + r] = k_.blocks[e](r, c);
+    k_.lu.factorize(k_.h);
+    if (k_.lu.info() != Eigen::Success) return false;
+    // The cost of this iteration in sweeps (SolverOptions::max_work): the factorisation's work
+    // grows with the LU's fill, which the contact graph decides.
+    work_ = 1.0 + kNewtonWorkPerFill * static_cast<double>(k_.lu.nnzL() + k_.lu.nnzU()) /
+                      static_cast<double>(nc);
+    k_.dnu = k_.lu.solve(k_.rhs);
+    return k_.dnu.allFinite();
+  }
+
+  // The row sums of |H| (k_.row_norm), for the backward error.
+  void row_sums(int nb) {
+    k_.row_norm.setZero(6 * nb);
+    for (int j = 0; j < nb; ++j)
+      for (std::int32_t e = k_.col_start[j]; e < k_.col_start[j + 1]; ++e)
+        k_.row_norm.segment<6>(6 * k_.rows[e]) += k_.blocks[e].cwiseAbs().rowwise().sum();
+  }
+
+  // ‖rhs − H δν‖∞ / (‖H‖∞ ‖δν‖∞ + ‖rhs‖∞) for δν in k_.dnu; the residual left in k_.residual.
+  double backward_error(int nb) {
+    Eigen::VectorXd& residual = k_.residual;
+    residual = k_.rhs;
+    for (int j = 0; j < nb; ++j)
+      for (std::int32_t e = k_.col_start[j]; e < k_.col_start[j + 1]; ++e)
+        residual.segment<6>(6 * k_.rows[e]).noalias() -= k_.blocks[e] * k_.dnu.segment<6>(6 * j);
+    const double scale = k_.row_norm.lpNorm<Eigen::Infinity>() * k_.dnu.lpNorm<Eigen::Infinity>() +
+                         k_.rhs.lpNorm<Eigen::Infinity>();
+    const double norm = residual.lpNorm<Eigen::Infinity>();
+    return scale > 0.0 ? norm / scale : norm;
   }
 
   // The compressed columns of H for the pattern in k_.col_start/rows (column 6J + c holds 6 rows
@@ -263,12 +291,7 @@ class BodySpaceSystem {
 
   // Adds a 6×6 block at row slot `slot` of block column `j`.
   void add_block(std::int32_t j, std::int32_t slot, const Mat6& block) {
-    double* values = k_.h.valuePtr();
-    const int* outer = k_.h.outerIndexPtr();
-    for (int c = 0; c < 6; ++c) {
-      double* column = values + outer[6 * j + c] + 6 * slot;
-      for (int r = 0; r < 6; ++r) column[r] += block(r, c);
-    }
+    k_.blocks[k_.col_start[j] + slot] += block;
   }
 
   const FactoredForceProblem& p_;

@@ -140,8 +140,8 @@ SolverResult prox(const Problem& problem, System& system, std::vector<Vec3>& r,
       }
       ++newton;
       // A contact graph whose structure alone puts an iteration above the limit (a 3-D heap):
-      // refused as too dear without the factorisation (kNewtonStructureFactor).
-      if (kNewtonStructureFactor * system.estimated_work() > options.max_iteration_work) {
+      // refused as too dear without the factorisation.
+      if (system.estimated_work() > options.max_iteration_work) {
         work += system.estimated_work();
         too_dear = true;
         result.refused_by_structure = true;

@@ -36,9 +36,9 @@ SolverResult solve_prox(const ForceProblem& problem, std::vector<Vec3>& r, std::
                         const SolverOptions& options);
 
 /// PROX on the factored problem of the time stepping: the same method, rules and answer, with the
-/// Newton systems solved in body space (M + Jᵀ D J, 6 nb unknowns; prox_body.cpp). `cache` (may be
-/// null) keeps the symbolic analysis of the sparse LU across calls while the pattern (which bodies
-/// touch) is unchanged.
+/// Newton systems solved in body space (M + Jᵀ D J, 6 nb unknowns; prox_body.cpp: a block LU,
+/// BlockLU6, with a pivoting sparse LU to fall back on). `cache` (may be null) keeps the symbolic
+/// analysis across calls while the pattern (which bodies touch) is unchanged.
 SolverResult solve_prox(const FactoredForceProblem& problem, std::vector<Vec3>& r,
                         std::vector<Vec3>& u, const SolverOptions& options,
                         BodyNewtonCachePtr* cache = nullptr);

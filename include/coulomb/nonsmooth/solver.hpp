@@ -123,8 +123,10 @@ struct SolverOptions {
   /// problems. `auto` in the time stepping bounds its hand-over with it (kAutoNewtonWork).
   double max_work = std::numeric_limits<double>::infinity();
   /// PROX on a factored problem: stop (status max_iterations, before taking the step) when one
-  /// Newton iteration is estimated to cost more than this many sweeps: the contact graph makes
-  /// Newton too dear for what it gains (kAutoNewtonMaxIterationWork).
+  /// Newton iteration costs more than this many sweeps: the contact graph makes Newton too dear
+  /// for what it gains (kAutoNewtonMaxIterationWork). The block LU's cost is known from the
+  /// graph's structure, so the stop comes before the factorisation; an iteration that falls back
+  /// on the pivoting LU (prox_body.cpp) counts that LU's fill and stops after it.
   double max_iteration_work = std::numeric_limits<double>::infinity();
   /// SolverKind::automatic: NSGS goes on (no stall test) for the sweeps left when PROX did not
   /// finish ("nsgs+prox+nsgs"). The time stepping turns it off for its provisional solves, whose
@@ -162,7 +164,7 @@ struct SolverResult {
   /// (SolverOptions::max_work).
   double work = 0.0;
   /// PROX on a factored problem: stopped at an iteration its contact graph's structure showed
-  /// too dear, before any factorisation (kNewtonStructureFactor).
+  /// too dear, before any factorisation (its cost is known from the structure).
   bool refused_by_structure = false;
 };
 
@@ -179,39 +181,34 @@ enum class SolverKind : std::uint8_t {
 inline constexpr int kAutoStallWindow = 100;
 
 /// Sweeps a Newton iteration of the body-space PROX costs per nonzero of its LU factors per
-/// contact (SolverOptions::max_work). Measured, a Newton iteration against a matrix-free sweep on
-/// the same problem: 10 sweeps on the box stacks (26 nonzeros per contact), 21 on a 20-row box
-/// pyramid (71), 72 on a heap of 250 spheres (460) — 0.16 to 0.39 sweeps per nonzero per contact.
-inline constexpr double kNewtonWorkPerFill = 0.25;
+/// contact (SolverOptions::max_work). The factors are those of the block LU (BlockLU6: the fill
+/// of the Cholesky factor of the body graph under AMD, 6×6 blocks taken dense). Measured, the
+/// Newton direction (H assembled, factorised, solved) against a sweep of NSGS on the same problem
+/// (2-core machine, Release): 2.0 sweeps on the box stacks (24.5 nonzeros per contact), 3.0 on
+/// the 20-row box pyramid (58.7), 10–15 on the dropped pile of 10³ spheres (105–195) — 0.05 to
+/// 0.09 sweeps per nonzero per contact. (Eigen's SparseLU, COLAMD and partial pivoting, which it
+/// replaced: 0.25, with 1.07–1.23 times the fill on the box scenes and 2.1–3.3 times on the pile.)
+inline constexpr double kNewtonWorkPerFill = 0.08;
 /// SolverKind::automatic: PROX's hand-over may cost at most this many times max_iterations
 /// sweeps (SolverOptions::max_work), PROX from zero after it included. On a 3-D heap an iteration
 /// costs hundreds of sweeps: unbounded, the cold first step of a touching heap of 250 spheres
 /// took 9.6 s in PROX and ended at error 1e-5, of 1000 spheres more than 85 s, where NSGS's 500
 /// sweeps take 0.2 s and 0.6 s (2-core machine). Why 20: with 4 the cold step of the 20-row box
-/// pyramid (210 boxes, ~19 sweeps an iteration) was cut before PROX converged, and no later step
-/// converged either (47 steps in 60 s, error 1e-2), as the warm start never became the answer;
+/// pyramid (210 boxes, ~19 sweeps an iteration as the SparseLU was counted; 5.7 with the block
+/// LU, the bound thus 3.3 times looser in iterations) was cut before PROX converged, and no later
+/// step converged either (47 steps in 60 s, error 1e-2), as the warm start never became the answer;
 /// with 20 it converges and the run goes on at one sweep a step.
 inline constexpr double kAutoNewtonWork = 20.0;
 /// SolverKind::automatic: no hand-over to PROX where one Newton iteration costs more than this
-/// many sweeps (SolverOptions::max_iteration_work; PROX stops after its first factorisation).
-/// Measured per iteration: box stacks 10 sweeps, a 20-row box pyramid 21 (estimated 19), a 3-D
-/// heap of 250 spheres 72 (estimated 116) — where PROX also converged badly (its cold step: 9.6 s,
-/// error 1e-5) — and heaps of 10³ spheres more. 50 keeps Newton for walls, stacks and pyramids
-/// (nearly planar contact graphs) and leaves 3-D heaps to NSGS.
-inline constexpr double kAutoNewtonMaxIterationWork = 50.0;
-/// PROX on a factored problem with a finite max_iteration_work: an iteration is also refused as
-/// too dear, before its factorisation, when this factor times its structural estimate is above
-/// the limit. The estimate: 1 + kNewtonWorkPerFill · 36 (2 l − n_b) / nc, l the 6×6 blocks of
-/// the Cholesky factor of the body graph under an AMD ordering (diagonal included), i.e. the
-/// fill of an LU without pivoting in that order. Measured against the LU's own figure (COLAMD,
-/// partial pivoting): 0.30–0.47 of it on the dropped pile of 10³ spheres (68 factorisations,
-/// 508–1000 bodies), 0.81–0.93 on the box scenes (tower, stacks, 20-row pyramid: at most 15.7
-/// against the LU's 18.8). So with 1.25 every iteration the estimate refuses on the pile has an
-/// LU figure above the limit (2.1 times it at least), 50 of its 68 refusals need no factorisation
-/// (the factorisations were ~7 % of its time); on a graph like the box scenes' the estimate
-/// refuses an iteration whose LU figure is above ~43 sweeps instead of 50 (none of them comes
-/// near: at most 18.8).
-inline constexpr double kNewtonStructureFactor = 1.25;
+/// many sweeps (SolverOptions::max_iteration_work; PROX stops before its first factorisation,
+/// the cost being known from the contact graph's structure). 7.5 sweeps is 81 nonzeros per
+/// contact (kNewtonWorkPerFill): walls, box stacks (24.5), towers (25.2) and the 20-row box
+/// pyramid (58.7) — nearly planar contact graphs — keep Newton; 3-D heaps (the dropped pile of
+/// 10³ spheres: 105–195) are left to NSGS, on which PROX converges badly however cheap its
+/// iterations (a 250-sphere heap's cold step: 9.6 s, error 1e-5; with a limit of
+/// 50, which admits its iterations (9.4–16.6 sweeps), the dropped pile ran at 3.9 steps/s
+/// instead of 30).
+inline constexpr double kAutoNewtonMaxIterationWork = 7.5;
 /// SolverKind::automatic on a factored problem: above this many bodies NSGS runs alone (to
 /// max_iterations, no stall test), PROX is not tried. Why: the body-space LU's fill, hence its
 /// memory, grows faster than the bodies on a 3-D contact graph, and is known only once
@@ -246,8 +243,8 @@ inline constexpr int kNewtonPreferredIterations = 3;
 }
 
 /// What the body-space Newton of PROX on a factored problem keeps across calls: the pattern of its
-/// matrix, the sparse LU's symbolic analysis (redone only when the pattern changes) and its
-/// scratch (prox_body.cpp). Opaque.
+/// matrix, the block LU's symbolic analysis (redone only when the pattern changes; BlockLU6), the
+/// pivoting LU's if it was needed, and its scratch (prox_body.cpp). Opaque.
 struct BodyNewtonCache;
 struct BodyNewtonCacheDeleter {
   void operator()(BodyNewtonCache* cache) const;
