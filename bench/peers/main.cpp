@@ -333,6 +333,11 @@ int run_main(int argc, char** argv) {
                  "MuJoCo contact list size (0: estimated from the bodies)")
       ->check(CLI::Range(0, 100000000));
   app.add_flag("--all", all, "run the issue's list of scenes (ignores --scene, --n, --steps)");
+  int parallel_colour_min = 0;
+  app.add_option("--coulomb-parallel-colour-min", parallel_colour_min,
+                 "contacts a colour needs to be relaxed in parallel by coulomb (0: its default "
+                 "kParallelColourMin; speed only, never results)")
+      ->check(CLI::Range(0, 100000000));
   app.add_option("--json", json_path, "also write every measure (and each step's time) as JSON");
   try {
     app.parse(argc, argv);
@@ -359,6 +364,7 @@ int run_main(int argc, char** argv) {
   nlohmann::json json = nlohmann::json::array();
   for (const RunSpec& s : specs) {
     Scene scene = build_scene(s);
+    if (parallel_colour_min > 0) scene.model.solver.parallel_colour_min = parallel_colour_min;
     scene.model.finalize();
     const long drift_from = scene_drift_from(s);
     const std::vector<RunMetrics> runs = run_scene(s, scene, options);

@@ -41,8 +41,11 @@ inline constexpr int kColorThreshold = 2048;
 /// same). Why: every colour ends at a barrier, and on a loaded machine (more runnable threads than
 /// cores) a barrier waits for a descheduled thread — measured on 1000 spheres in a touching heap
 /// (4951 contacts, ~20 colours, 2 threads on a loaded 2-core machine): 54 ms a sweep with every
-/// colour parallel against 1.2 ms on one thread. 4096 contacts are ~1 ms of work a colour.
-inline constexpr int kParallelColourMin = 4096;
+/// colour parallel against 1.2 ms on one thread. 1024 contacts are ~0.15 ms of work a colour: on
+/// the dropped pile of 8000 spheres (5–7 colours of 2139–3074 contacts at the largest) 1024
+/// instead of 4096 ran 450 steps at 6.19 and 7.87 steps/s against 5.76 and 5.06 (two threads,
+/// quiet machine); the touching heap of 10³ and the drum of 2000 shapes ran at the same speed.
+inline constexpr int kParallelColourMin = 1024;
 
 using Vec6d = Eigen::Matrix<double, 6, 1>;
 
