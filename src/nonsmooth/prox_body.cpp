@@ -25,7 +25,7 @@
 /// on the box scenes (20-row pyramid, stacks, tower; 681 factorisations) backward errors
 /// ≤ 3.5e-16, no refinement, no fall-back; on the tests' random problems (10–30 bodies, 40–90
 /// contacts, μ = 0.3, strongly sliding) 16 % of the solves refined, 0.5 % fallen back. The
-/// factorisation and solve 3.5 times faster than the SparseLU's on the pyramid, 4–14 times on
+/// factorisation and solve 3.5 times faster than the SparseLU's on the pyramid, 4.4–19 times on
 /// the dropped pile of 10³ spheres.
 ///
 /// Data layout: the pattern is by block columns — body J's block column holds the sorted bodies

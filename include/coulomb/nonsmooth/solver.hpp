@@ -185,7 +185,7 @@ inline constexpr int kAutoStallWindow = 100;
 /// of the Cholesky factor of the body graph under AMD, 6×6 blocks taken dense). Measured, the
 /// Newton direction (H assembled, factorised, solved) against a sweep of NSGS on the same problem
 /// (2-core machine, Release): 2.0 sweeps on the box stacks (24.5 nonzeros per contact), 3.0 on
-/// the 20-row box pyramid (58.7), 10–15 on the dropped pile of 10³ spheres (105–195) — 0.05 to
+/// the 20-row box pyramid (58.7), a median 13 on the dropped pile of 10³ spheres (170) — 0.05 to
 /// 0.09 sweeps per nonzero per contact. (Eigen's SparseLU, COLAMD and partial pivoting, which it
 /// replaced: 0.25, with 1.07–1.23 times the fill on the box scenes and 2.1–3.3 times on the pile.)
 inline constexpr double kNewtonWorkPerFill = 0.08;
