@@ -126,7 +126,7 @@ struct SolverOptions {
   /// Newton iteration costs more than this many sweeps: the contact graph makes Newton too dear
   /// for what it gains (kAutoNewtonMaxIterationWork). The block LU's cost is known from the
   /// graph's structure, so the stop comes before the factorisation; an iteration that falls back
-  /// on the pivoting LU (prox_body.cpp) counts that LU's fill and stops after it.
+  /// on the pivoting LU (prox_body.cpp) counts both factorisations and stops after them.
   double max_iteration_work = std::numeric_limits<double>::infinity();
   /// SolverKind::automatic: NSGS goes on (no stall test) for the sweeps left when PROX did not
   /// finish ("nsgs+prox+nsgs"). The time stepping turns it off for its provisional solves, whose
