@@ -361,8 +361,9 @@ TEST(ProxBodySpace, MaxWorkStopsNewtonByItsEstimatedCost) {
 }
 
 // SolverOptions::max_iteration_work: where one Newton iteration is dearer than the bound, PROX
-// stops at its first factorisation without taking the step; its answer is its start.
-TEST(ProxBodySpace, MaxIterationWorkStopsAtTheFirstFactorisation) {
+// stops at its first iteration without taking the step (before factorising: the block LU's cost
+// is known from the structure); its answer is its start.
+TEST(ProxBodySpace, MaxIterationWorkStopsAtTheFirstIteration) {
   const FactoredForceProblem p = testing::random_factored(10, 40, 11u, 0.3);
   SolverOptions o;
   o.tolerance = 1e-12;
