@@ -120,9 +120,10 @@ SolverResult solve_force(const Problem& problem, std::vector<Vec3>& r, std::vect
   // stack step: 5.9e-8 after 500 iterations from the warm start, 1e-14 in 203 from zero).
   const bool warm = std::any_of(workspace.r_start.begin(), workspace.r_start.end(),
                                 [](const Vec3& x) { return !x.isZero(0.0); });
-  const bool too_dear = result.refused_by_structure ||
-                        (result.iterations > 0 &&
-                         result.work / result.iterations > second_options.max_iteration_work);
+  // Too dear: an iteration above the limit (a refusal before the factorisation is one: its
+  // iteration is counted at the figure that refused it).
+  const bool too_dear =
+      result.iterations > 0 && result.work / result.iterations > second_options.max_iteration_work;
   if (result.status != SolverStatus::converged && result.status != SolverStatus::max_time && warm &&
       !result.cold_start && result.work < second_options.max_work && !too_dear) {
     workspace.r_second.assign(r.begin(), r.end());
