@@ -216,5 +216,12 @@ TEST(Threads, ACarpetOfOneColourIsBitIdenticalForOneTwoAndFourThreads) {
 #endif
 }
 
+// The model's default colour threshold is the solver's (model.hpp cannot include the nonsmooth
+// layer, so the number is written twice).
+TEST(Threads, TheModelsColourThresholdIsTheSolversDefault) {
+  EXPECT_EQ(SolverSettings{}.parallel_colour_min, kParallelColourMin);
+  EXPECT_EQ(SolverOptions{}.parallel_colour_min, kParallelColourMin);
+}
+
 }  // namespace
 }  // namespace coulomb
