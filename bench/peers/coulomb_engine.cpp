@@ -39,6 +39,10 @@ class CoulombEngine final : public Engine {
     }
     deepest_predicted_ = std::max(deepest_predicted_, r.penetration);
     deepest_left_ = std::max(deepest_left_, r.penetration_left);
+    if (r.left_out > 0) {
+      ++left_out_steps_;
+      deepest_left_out_ = std::max(deepest_left_out_, r.left_out_overlap);
+    }
     if (r.active_contacts > 0 && r.solver.status != SolverStatus::converged) {
       ++unconverged_;
       worst_error_ = std::max(worst_error_, r.solver.error);
@@ -63,6 +67,10 @@ class CoulombEngine final : public Engine {
     if (unconverged_ > 0)
       out =
           fmt::format("{} steps not converged (worst error {:.1e}); ", unconverged_, worst_error_);
+    // Points the impulses close that the activation passes left out (StepReport::left_out).
+    if (left_out_steps_ > 0)
+      out += fmt::format("{} steps with points left out (deepest predicted overlap {:.1e} m); ",
+                         left_out_steps_, deepest_left_out_);
     return out +
            fmt::format("position stage: deepest predicted penetration {:.1e} m, left {:.1e} m",
                        deepest_predicted_, deepest_left_);
@@ -78,6 +86,8 @@ class CoulombEngine final : public Engine {
   double worst_error_ = 0.0;        // their largest error [-]
   double deepest_predicted_ = 0.0;  // StepReport::penetration, largest over the run [m]
   double deepest_left_ = 0.0;       // StepReport::penetration_left, largest over the run [m]
+  long left_out_steps_ = 0;         // steps with StepReport::left_out > 0
+  double deepest_left_out_ = 0.0;   // StepReport::left_out_overlap, largest over the run [m]
 };
 
 }  // namespace

@@ -254,6 +254,9 @@ int run_command(const RunArgs& args) {
   // A free rotation that did not converge: one warning line (the state is still finite).
   if (const std::string w = coulomb::rotation_warning(result.stages); !w.empty())
     fmt::print(stderr, "coulomb: warning: {}\n", w);
+  // Points the impulses close that the activation passes left out: one warning line.
+  if (const std::string w = coulomb::activation_warning(result.stages, result.steps); !w.empty())
+    fmt::print(stderr, "coulomb: warning: {}\n", w);
   // Steps whose solve did not converge: one warning line, exit status 3 (docs/outputs.md).
   const std::string warning = coulomb::convergence_warning(result.solver, result.steps);
   if (!warning.empty()) {

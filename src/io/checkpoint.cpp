@@ -277,6 +277,13 @@ void fields(Io& io, C& c) {
   io.f64(ss.first_rotation_failure_time);
   io.i64(ss.activated);
   io.i64(ss.activation_steps);
+  // Format 5: the points left out when the activation passes ran out (older files: none counted).
+  if (io.version >= 5) {
+    io.i64(ss.left_out);
+    io.i64(ss.left_out_steps);
+    io.f64(ss.deepest_left_out);
+    io.f64(ss.deepest_left_out_time);
+  }
   io.f64(c.wall_time_s);
   io.seq(c.stage_seconds, 16, [&](auto& p) {
     io.str(p.first);

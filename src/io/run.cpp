@@ -213,7 +213,12 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
                          {"deepest_penetration", ss.deepest_penetration},
                          {"deepest_penetration_time", ss.deepest_penetration_time},
                          {"largest_left", ss.largest_left}};
-  j["activation"] = {{"points", ss.activated}, {"steps", ss.activation_steps}};
+  j["activation"] = {{"points", ss.activated},
+                     {"steps", ss.activation_steps},
+                     {"left_out_points", ss.left_out},
+                     {"left_out_steps", ss.left_out_steps},
+                     {"deepest_left_out", ss.deepest_left_out},
+                     {"deepest_left_out_time", ss.deepest_left_out_time}};
   j["rotation_failures"] = ss.rotation_failures;
   // Sleeping islands (solver.sleep): the thresholds and the bodies asleep at the end.
   if (model.solver.sleep.enabled) {

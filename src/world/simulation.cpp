@@ -47,6 +47,14 @@ void StepStatistics::add(const StepReport& r, double time) {
   rotation_failures += r.rotation_failures;
   activated += r.activated;
   if (r.activated > 0) ++activation_steps;
+  if (r.left_out > 0) {
+    left_out += r.left_out;
+    ++left_out_steps;
+    if (r.left_out_overlap > deepest_left_out) {
+      deepest_left_out = r.left_out_overlap;
+      deepest_left_out_time = time;
+    }
+  }
 }
 
 std::string rotation_warning(const StepStatistics& stats) {
@@ -55,6 +63,16 @@ std::string rotation_warning(const StepStatistics& stats) {
       "the free rotation of {} body-steps did not converge (first at t = {} s): the step is too "
       "long for the bodies' spin (h |w| well below 1, docs/dynamics.md)",
       stats.rotation_failures, stats.first_rotation_failure_time);
+}
+
+std::string activation_warning(const StepStatistics& stats, std::int64_t steps) {
+  if (stats.left_out_steps == 0) return {};
+  return fmt::format(
+      "in {} of {} steps the activation passes ran out with {} {} that the impulses close "
+      "left out of the problem (deepest predicted overlap {:.3g} m at t = {} s); they overlap at "
+      "the end of their step until the next one takes them in (docs/nonsmooth.md)",
+      stats.left_out_steps, steps, stats.left_out, stats.left_out == 1 ? "point" : "points",
+      stats.deepest_left_out, stats.deepest_left_out_time);
 }
 
 std::string convergence_warning(const SolverStatistics& stats, std::int64_t steps) {
@@ -158,6 +176,8 @@ const StepReport& Simulation::step_compliant() {
   StepReport& r = ws_.report;
   r.solver = SolverResult{};
   r.activated = 0;  // the stage activate is the nonsmooth step's
+  r.left_out = 0;
+  r.left_out_overlap = 0.0;
   r.finite = ok;
   r.non_finite_body = -1;
   r.non_finite_quantity = StateQuantity::none;

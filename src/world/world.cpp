@@ -177,14 +177,17 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
           stages::solve(model, state, active, points, contact, report, provisional, budget);
         });
         report.activated = 0;
+        // Whether the answer in hand has been tested for the points it closes (and none joined).
+        bool tested = false;
         for (int pass = 0;;) {
           const int iterations = report.solver.iterations;
           if (iterations >= budget) break;
           if (pass < stages::kActivationPasses) {
             const int before = report.activated;
             timed(Stage::activate,
-                  [&] { stages::activate(model, points, contact, active, report); });
-            if (report.activated != before) {
+                  [&] { stages::activate(model, points, contact, active, report, false); });
+            tested = report.activated == before;
+            if (!tested) {
               ++pass;
               contact.r_kept.assign(contact.r.begin(), contact.r.end());
               timed(Stage::assemble,
@@ -211,9 +214,16 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
                           budget - iterations);
           });
           report.solver.iterations += iterations;
+          tested = false;
         }
         if (provisional && report.solver.error > model.solver.tolerance)
           report.solver.status = SolverStatus::max_iterations;
+        // The answer applied, if no pass tested it: the points it closes are left out (counted).
+        report.left_out = 0;
+        report.left_out_overlap = 0.0;
+        if (rule_activates && !tested && points.points.size() > active.active.size())
+          timed(Stage::activate,
+                [&] { stages::activate(model, points, contact, active, report, true); });
         timed(Stage::integrate, [&] {
           stages::integrate(model, motion, points, active, contact, state, ws.step_results, report);
         });

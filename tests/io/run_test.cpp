@@ -676,6 +676,30 @@ bodies:
       << rotation_warning(spun.stages);
 }
 
+// Points left out when the activation passes ran out (StepReport::left_out): counted per step,
+// the deepest overlap kept with its time, one warning line that names them.
+TEST(Run, ActivationWarningNamesThePointsLeftOutAndTheDeepestOverlap) {
+  StepStatistics stats;
+  StepReport report;
+  stats.add(report, 0.1);
+  EXPECT_EQ(activation_warning(stats, 300), "");
+  report.left_out = 3;
+  report.left_out_overlap = 2.5e-5;
+  stats.add(report, 0.2);
+  report.left_out = 2;
+  report.left_out_overlap = 1e-5;
+  stats.add(report, 0.25);
+  EXPECT_EQ(stats.left_out, 5);
+  EXPECT_EQ(stats.left_out_steps, 2);
+  EXPECT_EQ(stats.deepest_left_out, 2.5e-5);
+  EXPECT_EQ(stats.deepest_left_out_time, 0.2);
+  EXPECT_EQ(activation_warning(stats, 300),
+            "in 2 of 300 steps the activation passes ran out with 5 points that the impulses "
+            "close left out of the problem (deepest predicted overlap 2.5e-05 m at t = 0.2 s); "
+            "they overlap at the end of their step until the next one takes them in "
+            "(docs/nonsmooth.md)");
+}
+
 TEST(Run, ConvergenceWarningNamesTheCountTheWorstErrorAndItsTime) {
   SolverStatistics stats;
   SolverResult ok;

@@ -287,6 +287,40 @@ TEST(Chain, PointsClosedPassAfterPassEndAtTheModelTolerance) {
       });
 }
 
+// More points to close than passes (stages::kActivationPasses = 4): a row of seven balls, ball 0
+// striking ball 1 (touching), gaps δ = 0.02 v h between the others. Each pass takes one point in
+// (n balls share v/n, which closes the next gap: δ < (h/2) v/n for n ≤ 24); after the fourth the
+// last gap (5, 6) is not taken in. The answer applied is Moreau's law on the touching row of six
+// (v/6 each, to 1e-8 m/s as above), and the step reports the point it closes and leaves out,
+// with its predicted overlap (h/2) v/6 − δ (c = θ h = h/2 under Moreau–Jean too: ball 6 at
+// rest, the gaps unchanged to the middle of the step). To 1e-11 m: the velocities' 1e-8 m/s
+// times h/2, and the predicted gap's round-off. A row of six (four gaps) ends with every point
+// in: none left out, though its last answer was not tested by a pass.
+TEST(Chain, PointsLeftOutWhenThePassesRunOutAreReported) {
+  const double gap = 0.02 * kSpeed * kStep;
+  for (const int balls : {6, 7}) {
+    SCOPED_TRACE(balls);
+    std::vector<Vec3> x(static_cast<std::size_t>(balls), Vec3::Zero());
+    for (int i = 1; i < balls; ++i)
+      x[static_cast<std::size_t>(i)] =
+          x[static_cast<std::size_t>(i) - 1] + Vec3(2.0 * kRadius + (i > 1 ? gap : 0.0), 0, 0);
+    step_row_with_every_solver(
+        "left-out", x, 4, [balls, gap](const Model&, const State& state, const StepReport& r) {
+          EXPECT_EQ(r.solver.status, SolverStatus::converged);
+          for (int i = 0; i < 6; ++i)
+            EXPECT_NEAR(state.v_WC[static_cast<std::size_t>(i)].x(), kSpeed / 6.0, 1e-8) << i;
+          if (balls == 6) {
+            EXPECT_EQ(r.left_out, 0);
+            EXPECT_EQ(r.left_out_overlap, 0.0);
+            return;
+          }
+          EXPECT_EQ(state.v_WC[6].x(), 0.0);
+          EXPECT_EQ(r.left_out, 1);
+          EXPECT_NEAR(r.left_out_overlap, 0.5 * kStep * kSpeed / 6.0 - gap, 1e-11);
+        });
+  }
+}
+
 // The same along a bent row in 3-D: the pairs' normals n_i (i, i+1) point along no common axis
 // (n_0 = x, along ball 0's velocity, then three directions out of every coordinate plane), gaps
 // δ = 0.06 v h beyond ball 1 (ball 5: 5 δ). Reference: Moreau's impact law with e = 0 on the

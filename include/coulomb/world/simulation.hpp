@@ -52,11 +52,22 @@ struct StepStatistics {
   double first_rotation_failure_time = -1.0;  ///< [s], −1 if none
   std::int64_t activated = 0;  ///< points the impulses closed (stage activate), Σ over steps
   std::int64_t activation_steps = 0;  ///< steps where the stage activate added points
+  /// Points the applied answer closes left out of the problem (StepReport::left_out), Σ over
+  /// steps; the steps with any; the deepest predicted overlap among them [m] and its time [s]
+  /// (−1 if none).
+  std::int64_t left_out = 0;
+  std::int64_t left_out_steps = 0;
+  double deepest_left_out = 0.0;
+  double deepest_left_out_time = -1.0;
   void add(const StepReport& r, double time);
 };
 
 /// The one-line warning of steps whose free rotation failed to converge; empty when none did.
 [[nodiscard]] std::string rotation_warning(const StepStatistics& stats);
+
+/// The one-line warning of steps whose activation passes ran out with points the impulses close
+/// still outside the problem (StepStatistics::left_out); empty when there were none.
+[[nodiscard]] std::string activation_warning(const StepStatistics& stats, std::int64_t steps);
 
 /// The one-line warning of steps that did not converge, e.g. "12 of 5000 steps did not converge
 /// (worst error 3.2e-4 at t = 1.234 s)"; empty when every solve converged.

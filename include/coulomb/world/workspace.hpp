@@ -87,6 +87,13 @@ struct StepReport {
   /// Points that the impulses closed although their free motion did not: added to the active set
   /// after a solve, which was then repeated (stage activate).
   int activated = 0;
+  /// Points that the step's applied answer closes (the same test) but that stayed out of its
+  /// problem because no pass was left: the kActivationPasses were spent, or the budget
+  /// (solver.max_step_iterations). They end the step overlapping, by up to left_out_overlap
+  /// (their predicted end gap, activation distance excluded) [m], until the next step's
+  /// kinematics takes them in. Zero under Siconos' active-set rule, which has no activation.
+  int left_out = 0;
+  double left_out_overlap = 0.0;
   /// Sleeping islands (SolverSettings::sleep): bodies woken in this step, bodies asleep at its end.
   int woken = 0;
   int sleeping = 0;

@@ -28,8 +28,8 @@ void free_motion(const Model& model, const State& state, FreeMotion& out, StepRe
 /// candidate pairs.
 void broadphase(const Model& model, const State& state, const FreeMotion& motion, ShapeFrames& out,
                 StepReport& report);
-/// Sleeping islands (SolverSettings::sleep): wakes whole the islands that a moving body reaches with
-/// a candidate pair, or one of whose bodies was given a velocity (State::asleep cleared); adds
+/// Sleeping islands (SolverSettings::sleep): wakes whole the islands that a moving body reaches
+/// with a candidate pair, or one of whose bodies was given a velocity (State::asleep cleared); adds
 /// their bodies to StepReport::woken (world.cpp then runs free_motion and broadphase again).
 void wake(const Model& model, const FreeMotion& motion, const ShapeFrames& frames, State& state,
           Islands& islands, StepReport& report);
@@ -60,10 +60,12 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
            ContactBuffers<N>& contact, StepReport& report, bool provisional, int iterations_left);
 /// Points the solve's impulses close (their end gap predicted again with the velocities after
 /// the impulses is ≤ 0) join the active set; StepReport::activated counts them (the caller
-/// assembles and solves again when it grew).
+/// assembles and solves again when it grew). With `last` (no pass is left to take them in: the
+/// kActivationPasses are spent, or the step's iteration budget) the points stay out, and
+/// StepReport::left_out and left_out_overlap say how many and how deep.
 template <int N>
 void activate(const Model& model, const ContactPoints& points, const ContactBuffers<N>& contact,
-              ActiveSet& active, StepReport& report);
+              ActiveSet& active, StepReport& report, bool last);
 /// New velocities and poses, contact memory, dissipated energy, time; per-point results.
 template <int N>
 void integrate(const Model& model, const FreeMotion& motion, const ContactPoints& points,
