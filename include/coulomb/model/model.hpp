@@ -187,9 +187,9 @@ struct SolverSettings {
   /// SolverOptions::anderson_depth).
   int anderson_depth = 5;
   /// Contacts a colour needs to be relaxed in parallel (SolverOptions::parallel_colour_min,
-  /// default kParallelColourMin = 1024). Not a scene key: it changes speed, never results (the
+  /// default kParallelColourMin = 256). Not a scene key: it changes speed, never results (the
   /// threads test lowers it to run the parallel path on a small scene).
-  int parallel_colour_min = 1024;
+  int parallel_colour_min = 256;
   /// Items (bodies, shapes, pairs, points, contacts) a loop of the step's stages needs to run on
   /// every core (OpenMP; kParallelLoopMin by default). Not a scene key: each item is computed by
   /// one thread into its own slot and every sum keeps its order, so it changes speed, never

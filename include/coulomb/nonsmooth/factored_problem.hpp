@@ -41,11 +41,14 @@ inline constexpr int kColorThreshold = 2048;
 /// same). Why: every colour ends at a barrier, and on a loaded machine (more runnable threads than
 /// cores) a barrier waits for a descheduled thread — measured on 1000 spheres in a touching heap
 /// (4951 contacts, ~20 colours, 2 threads on a loaded 2-core machine): 54 ms a sweep with every
-/// colour parallel against 1.2 ms on one thread. 1024 contacts are ~0.15 ms of work a colour: on
-/// the dropped pile of 8000 spheres (5–7 colours of 2139–3074 contacts at the largest) 1024
-/// instead of 4096 ran 450 steps at 6.19 and 7.87 steps/s against 5.76 and 5.06 (two threads,
-/// quiet machine); the touching heap of 10³ and the drum of 2000 shapes ran at the same speed.
-inline constexpr int kParallelColourMin = 1024;
+/// colour parallel against 1.2 ms on one thread. 256 contacts are ~40 µs of work a colour, well
+/// above a barrier on a quiet machine: against 1024 (docs/benchmarks.md, eleventh wave, two
+/// threads, alternated) the touching heap of 10³ ran 40 steps at 3.80 and 2.89 steps/s against
+/// 2.50 and 2.53, the dropped pile of 8000 spheres 600 steps at 3.17 and 3.53 against 3.08 and
+/// 3.38 (greedy colours fall off in size: 1872, 1192, 387, 58, 2 contacts on a step of that
+/// pile); on the machine loaded by two busy processes the heap was no slower (0.60 and 0.73
+/// steps/s against 0.09 and 0.62).
+inline constexpr int kParallelColourMin = 256;
 
 using Vec6d = Eigen::Matrix<double, 6, 1>;
 
