@@ -213,7 +213,8 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
                          {"deepest_penetration", ss.deepest_penetration},
                          {"deepest_penetration_time", ss.deepest_penetration_time},
                          {"largest_left", ss.largest_left}};
-  j["activation"] = {{"points", ss.activated},
+  j["activation"] = {{"passes", model.solver.activation_passes},
+                     {"points", ss.activated},
                      {"steps", ss.activation_steps},
                      {"left_out_points", ss.left_out},
                      {"left_out_steps", ss.left_out_steps},

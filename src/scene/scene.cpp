@@ -72,6 +72,7 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
              "active_set",
              "contact_margin",
              "activation_distance",
+             "activation_passes",
              "position_correction",
              "position_tolerance",
              "integrator",
@@ -90,8 +91,8 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   const bool compliant = s.formulation == Formulation::compliant;
   for (const char* key :
        {"scheme", "name", "tolerance", "max_iterations", "max_step_iterations", "anderson", "theta",
-        "active_set", "activation_distance", "position_correction", "position_tolerance",
-        "integrator", "rtol", "atol", "max_step", "jacobian", "sleep"}) {
+        "active_set", "activation_distance", "activation_passes", "position_correction",
+        "position_tolerance", "integrator", "rtol", "atol", "max_step", "jacobian", "sleep"}) {
     const bool compliant_key = std::string_view(key) == "integrator" ||
                                std::string_view(key) == "rtol" || std::string_view(key) == "atol" ||
                                std::string_view(key) == "max_step" ||
@@ -154,6 +155,13 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   if (auto v = map.get("contact_margin")) s.contact_margin = non_negative(r, *v, number(r, *v));
   if (auto v = map.get("activation_distance"))
     s.activation_distance = non_negative(r, *v, number(r, *v));
+  if (auto v = map.get("activation_passes")) {
+    s.activation_passes = integer(r, *v);
+    if (s.activation_passes < 0 || s.activation_passes > kMaxActivationPasses) {
+      r.fail(*v, fmt::format("{} must be an integer from 0 to {}, got {}", v->path,
+                             kMaxActivationPasses, v->node.Scalar()));
+    }
+  }
   if (auto v = map.get("position_correction")) s.position_correction = boolean(r, *v);
   if (auto v = map.get("position_tolerance")) s.position_tolerance = positive(r, *v, number(r, *v));
   // Sleeping islands: `sleep: true` (the default thresholds) or a map of them.

@@ -70,7 +70,8 @@ std::string activation_warning(const StepStatistics& stats, std::int64_t steps) 
   return fmt::format(
       "in {} of {} steps the activation passes ran out with {} {} that the impulses close "
       "left out of the problem (deepest predicted overlap {:.3g} m at t = {} s); they overlap at "
-      "the end of their step until the next one takes them in (docs/nonsmooth.md)",
+      "the end of their step until the next one takes them in (more passes take them in: "
+      "solver.activation_passes, docs/nonsmooth.md)",
       stats.left_out_steps, steps, stats.left_out, stats.left_out == 1 ? "point" : "points",
       stats.deepest_left_out, stats.deepest_left_out_time);
 }

@@ -165,7 +165,7 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
         const bool rule_activates = model.solver.scheme == TimeScheme::midpoint ||
                                     model.solver.active_set != ActiveSetRule::siconos;
         auto may_grow = [&](int pass) {
-          return rule_activates && pass < stages::kActivationPasses &&
+          return rule_activates && pass < model.solver.activation_passes &&
                  points.points.size() > active.active.size();
         };
         // Budget mode (solver.max_step_iterations): the solves of the step share the budget; spent,
@@ -182,7 +182,7 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
         for (int pass = 0;;) {
           const int iterations = report.solver.iterations;
           if (iterations >= budget) break;
-          if (pass < stages::kActivationPasses) {
+          if (pass < model.solver.activation_passes) {
             const int before = report.activated;
             timed(Stage::activate,
                   [&] { stages::activate(model, points, contact, active, report, false); });

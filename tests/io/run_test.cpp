@@ -696,8 +696,8 @@ TEST(Run, ActivationWarningNamesThePointsLeftOutAndTheDeepestOverlap) {
   EXPECT_EQ(activation_warning(stats, 300),
             "in 2 of 300 steps the activation passes ran out with 5 points that the impulses "
             "close left out of the problem (deepest predicted overlap 2.5e-05 m at t = 0.2 s); "
-            "they overlap at the end of their step until the next one takes them in "
-            "(docs/nonsmooth.md)");
+            "they overlap at the end of their step until the next one takes them in (more passes "
+            "take them in: solver.activation_passes, docs/nonsmooth.md)");
 }
 
 TEST(Run, ConvergenceWarningNamesTheCountTheWorstErrorAndItsTime) {

@@ -127,6 +127,7 @@ TEST(Scene, DefaultsOfAMinimalScene) {
   EXPECT_EQ(m.solver.scheme, TimeScheme::midpoint);
   EXPECT_TRUE(m.solver.position_correction);
   EXPECT_EQ(m.solver.position_tolerance, 1e-8);
+  EXPECT_EQ(m.solver.activation_passes, 4);
   EXPECT_TRUE(m.materials.empty());
   EXPECT_TRUE(m.contacts.empty());
   EXPECT_EQ(m.bodies[0].material, -1);
@@ -162,9 +163,13 @@ TEST(Scene, SchemeAndPositionStage) {
   EXPECT_EQ(s.model.solver.position_tolerance, 1e-6);
   EXPECT_EQ(s.model.solver.active_set, ActiveSetRule::siconos);
   s = load_scene_text(
-      std::string("solver: {scheme: midpoint, position_correction: false}\n") + body, "mp.yaml");
+      std::string(
+          "solver: {scheme: midpoint, position_correction: false, activation_passes: 0}\n") +
+          body,
+      "mp.yaml");
   EXPECT_EQ(s.model.solver.scheme, TimeScheme::midpoint);
   EXPECT_FALSE(s.model.solver.position_correction);
+  EXPECT_EQ(s.model.solver.activation_passes, 0);
 }
 
 // A box of uniform density: m = ρ 8 a b c, I_xx = m (b² + c²)/3 etc. (half extents a, b, c).

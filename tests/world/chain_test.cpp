@@ -287,12 +287,12 @@ TEST(Chain, PointsClosedPassAfterPassEndAtTheModelTolerance) {
       });
 }
 
-// More points to close than passes (stages::kActivationPasses = 4): a row of seven balls, ball 0
-// striking ball 1 (touching), gaps δ = 0.02 v h between the others. Each pass takes one point in
-// (n balls share v/n, which closes the next gap: δ < (h/2) v/n for n ≤ 24); after the fourth the
-// last gap (5, 6) is not taken in. The answer applied is Moreau's law on the touching row of six
-// (v/6 each, to 1e-8 m/s as above), and the step reports the point it closes and leaves out,
-// with its predicted overlap (h/2) v/6 − δ (c = θ h = h/2 under Moreau–Jean too: ball 6 at
+// More points to close than passes (solver.activation_passes = 4, the default): a row of seven
+// balls, ball 0 striking ball 1 (touching), gaps δ = 0.02 v h between the others. Each pass takes
+// one point in (n balls share v/n, which closes the next gap: δ < (h/2) v/n for n ≤ 24); after the
+// fourth the last gap (5, 6) is not taken in. The answer applied is Moreau's law on the touching
+// row of six (v/6 each, to 1e-8 m/s as above), and the step reports the point it closes and leaves
+// out, with its predicted overlap (h/2) v/6 − δ (c = θ h = h/2 under Moreau–Jean too: ball 6 at
 // rest, the gaps unchanged to the middle of the step). To 1e-11 m: the velocities' 1e-8 m/s
 // times h/2, and the predicted gap's round-off. A row of six (four gaps) ends with every point
 // in: none left out, though its last answer was not tested by a pass.
@@ -318,6 +318,41 @@ TEST(Chain, PointsLeftOutWhenThePassesRunOutAreReported) {
           EXPECT_EQ(r.left_out, 1);
           EXPECT_NEAR(r.left_out_overlap, 0.5 * kStep * kSpeed / 6.0 - gap, 1e-11);
         });
+  }
+}
+
+// solver.activation_passes sets how many: with five the row of seven takes every point in (all
+// seven at v/7, nothing left out); with none the problem is the one touching pair (balls 0 and
+// 1 at v/2) and the point (1, 2) that their answer closes is left out, overlapping by
+// (h/2) v/2 − δ.
+TEST(Chain, ActivationPassesSetHowManyLayersJoin) {
+  const double gap = 0.02 * kSpeed * kStep;
+  std::vector<Vec3> x(7, Vec3::Zero());
+  for (std::size_t i = 1; i < 7; ++i)
+    x[i] = x[i - 1] + Vec3(2.0 * kRadius + (i > 1 ? gap : 0.0), 0, 0);
+  for (const char* solver : {"nsgs", "prox", "auto"}) {
+    for (const TimeScheme scheme : {TimeScheme::midpoint, TimeScheme::moreau_jean}) {
+      for (const int passes : {0, 5}) {
+        SCOPED_TRACE(std::string(solver) + " " + to_string(scheme) + " " + std::to_string(passes));
+        Model model;
+        State state;
+        add_row(model, state, "passes", solver, scheme, x);
+        model.solver.activation_passes = passes;
+        Workspace ws;
+        prepare(model, ws);
+        const StepReport& r = step(model, state, ws);
+        ASSERT_TRUE(r.finite);
+        EXPECT_EQ(r.solver.status, SolverStatus::converged);
+        const int moving = passes == 0 ? 2 : 7;
+        EXPECT_EQ(r.activated, moving - 2);
+        EXPECT_EQ(r.active_contacts, moving - 1);
+        for (int i = 0; i < moving; ++i)
+          EXPECT_NEAR(state.v_WC[static_cast<std::size_t>(i)].x(), kSpeed / moving, 1e-8) << i;
+        EXPECT_EQ(r.left_out, passes == 0 ? 1 : 0);
+        EXPECT_NEAR(r.left_out_overlap, passes == 0 ? 0.5 * kStep * kSpeed / 2.0 - gap : 0.0,
+                    1e-11);
+      }
+    }
   }
 }
 

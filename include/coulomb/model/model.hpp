@@ -165,6 +165,9 @@ struct SleepSettings {
   double time = 0.5;               ///< how long an island stays still before it sleeps [s]
 };
 
+/// The most activation passes a scene may ask for (SolverSettings::activation_passes).
+inline constexpr int kMaxActivationPasses = 100;
+
 /// Solver settings (scene key `solver`): the formulation, the nonsmooth formulation's scheme and
 /// contact solver, and the compliant formulation's integrator (`compliant`).
 struct SolverSettings {
@@ -177,7 +180,7 @@ struct SolverSettings {
   SolverKind kind = SolverKind::automatic;
   double tolerance = 1e-10;  ///< error ‖r − P_K(...)‖/‖q‖ to reach [-]
   /// NSGS sweeps (or PROX Newton iterations) of one solve; a step solves up to
-  /// 2 + kActivationPasses times (docs/nonsmooth.md)
+  /// 2 + activation_passes times (docs/nonsmooth.md)
   int max_iterations = 500;
   /// Budget mode: at most this many sweeps and Newton iterations over all the solves of a step
   /// (0: no budget). When it runs out the step applies the answer it has and reports its error and
@@ -202,6 +205,13 @@ struct SolverSettings {
   /// resting contacts are round-off (1e-16 m) above or below zero, and two bodies in free fall
   /// together see no closing velocity, so an exact ≤ 0 test would drop a resting contact at random.
   double activation_distance = 1e-9;
+  /// Times a step's problem may grow by the points its answer closes (stage activate, scene key
+  /// solver.activation_passes, 0 … kMaxActivationPasses): each pass adds the points the last
+  /// answer closes and solves again; what the last pass's answer still closes stays out of the
+  /// step and is counted (StepReport::left_out). Four passes take in four "layers" of a pile
+  /// whose contacts fall together; more cost sweeps (docs/nonsmooth.md, "When the passes run
+  /// out").
+  int activation_passes = 4;
   /// Position stage: after the velocity update, contacts whose predicted end-of-step gap is
   /// below −position_tolerance are closed at position level by a mass-weighted displacement that
   /// does not change the velocities (docs/nonsmooth.md, "position correction").

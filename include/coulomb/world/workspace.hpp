@@ -88,7 +88,7 @@ struct StepReport {
   /// after a solve, which was then repeated (stage activate).
   int activated = 0;
   /// Points that the step's applied answer closes (the same test) but that stayed out of its
-  /// problem because no pass was left: the kActivationPasses were spent, or the budget
+  /// problem because no pass was left: the activation passes were spent, or the budget
   /// (solver.max_step_iterations). They end the step overlapping, by up to left_out_overlap
   /// (their predicted end gap, activation distance excluded) [m], until the next step's
   /// kinematics takes them in. Zero under Siconos' active-set rule, which has no activation.

@@ -61,8 +61,8 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
 /// Points the solve's impulses close (their end gap predicted again with the velocities after
 /// the impulses is ≤ 0) join the active set; StepReport::activated counts them (the caller
 /// assembles and solves again when it grew). With `last` (no pass is left to take them in: the
-/// kActivationPasses are spent, or the step's iteration budget) the points stay out, and
-/// StepReport::left_out and left_out_overlap say how many and how deep.
+/// SolverSettings::activation_passes are spent, or the step's iteration budget) the points stay
+/// out, and StepReport::left_out and left_out_overlap say how many and how deep.
 template <int N>
 void activate(const Model& model, const ContactPoints& points, const ContactBuffers<N>& contact,
               ActiveSet& active, StepReport& report, bool last);
@@ -82,8 +82,6 @@ void correct(const Model& model, const ShapeFrames& frames, const ActiveSet& act
 void sleep(const Model& model, const FreeMotion& motion, const ContactPoints& points, State& state,
            Islands& islands, StepReport& report);
 
-/// Times the solve is repeated in a step for the points the impulses close (activate).
-inline constexpr int kActivationPasses = 4;
 /// Error at which a provisional solve (one whose answer may still gain points) stops [-]. Its
 /// answer serves only the activation test ĝ + c J_N Δν ≤ 0 and the next solve's warm start; the
 /// step applies the answer of the final solve, at the model's tolerance. Measured on 1000
