@@ -16,8 +16,8 @@
 // (the same linear prediction, the free velocity replaced by the velocity after the impulses; ĝ
 // includes the activation distance), and the points with ĝ⁺ ≤ 0 join the active set; the problem
 // is then assembled and solved again, from the answer found (world.cpp, at most
-// SolverSettings::activation_passes times, 4 by default). Siconos' rule (scheme moreau_jean, active_set siconos) is left as
-// Siconos runs it.
+// SolverSettings::activation_passes times, 4 by default). Siconos' rule (scheme moreau_jean,
+// active_set siconos) is left as Siconos runs it.
 //
 // When no pass is left (`last`: the passes are spent, or the step's iteration budget), the answer
 // applied is tested all the same and the points it closes are counted, not taken in
