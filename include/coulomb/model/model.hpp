@@ -194,7 +194,7 @@ struct SolverSettings {
   /// threads test lowers it to run the parallel path on a small scene).
   int parallel_colour_min = 256;
   /// Items (bodies, shapes, pairs, points, contacts) a loop of the step's stages needs to run on
-  /// every core (OpenMP; kParallelLoopMin by default). Not a scene key: each item is computed by
+  /// every core (OpenMP; 2048 by default). Not a scene key: each item is computed by
   /// one thread into its own slot and every sum keeps its order, so it changes speed, never
   /// results (the threads test lowers it).
   int parallel_loop_min = 2048;
