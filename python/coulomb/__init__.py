@@ -36,7 +36,8 @@ from ._coulomb import (ContensouLaw, FrictionLaw, Law, NormalLaw, PivotingLaw, R
                        SceneError, laws, make_law)
 from ._sweep import read_table, sweep
 
-__all__ = ["load", "Simulation", "SceneError", "ConvergenceWarning", "builtin_scene", "law",
+__all__ = ["load", "Simulation", "SceneError", "ConvergenceWarning", "ActivationWarning",
+           "builtin_scene", "law",
            "laws", "make_law", "Law", "NormalLaw", "FrictionLaw", "RollingLaw", "PivotingLaw",
            "ContensouLaw", "validate", "validation_cases", "sweep", "read_table"]
 
@@ -46,10 +47,19 @@ class ConvergenceWarning(RuntimeWarning):
     was the solver's best iterate). `coulomb run` prints the same text and exits with status 3."""
 
 
-def _warn_if(message: str) -> None:
-    """Emits a ConvergenceWarning for a non-empty message from the core."""
-    if message:
-        warnings.warn(message, ConvergenceWarning, stacklevel=3)
+class ActivationWarning(RuntimeWarning):
+    """In some steps the activation passes (scene key solver.activation_passes) ran out with points
+    that the impulses close still outside the problem: they overlap at the end of their step until
+    the next one takes them in (docs/nonsmooth.md). `coulomb run` prints the same text; its exit
+    status does not change."""
+
+
+def _warn_if(messages) -> None:
+    """Emits a ConvergenceWarning and an ActivationWarning for the core's non-empty messages
+    (convergence first, then activation)."""
+    for message, category in zip(messages, (ConvergenceWarning, ActivationWarning)):
+        if message:
+            warnings.warn(message, category, stacklevel=3)
 
 
 class Simulation:
@@ -61,7 +71,8 @@ class Simulation:
     # -- stepping --------------------------------------------------------------------------
     def step(self, n: int = 1) -> "Simulation":
         """Takes n ≥ 0 time steps (ValueError otherwise). Warns (ConvergenceWarning) if some of
-        them did not converge. Other Python threads run while it steps."""
+        them did not converge, ActivationWarning if some left points that their impulses close out
+        of the problem. Other Python threads run while it steps."""
         if isinstance(n, bool) or not float(n).is_integer():
             raise ValueError(f"step: n must be a whole number of steps, got {n!r}")
         _warn_if(self._core.step(int(n)))
@@ -70,7 +81,7 @@ class Simulation:
     def run(self, end: Optional[float] = None) -> "Simulation":
         """Steps to time `end` [s] (default: the scene's end time; ValueError for a time that is
         not finite or before the current one). Warns (ConvergenceWarning) if some steps did not
-        converge."""
+        converge, ActivationWarning if some left points out (as step)."""
         _warn_if(self._core.run(end))
         return self
 
@@ -84,9 +95,9 @@ class Simulation:
         (Ctrl-C) stops the run after its step: the files hold the run up to there (summary.json:
         "status": "interrupted") and the exception is raised once they are in place.
         Warns (ConvergenceWarning) if some steps did not converge, where `coulomb run` exits
-        with status 3."""
-        summary, warning = self._core.write(os.fspath(directory))
-        _warn_if(warning)
+        with status 3, and (ActivationWarning) if some left points out (as step)."""
+        summary, warning, activation = self._core.write(os.fspath(directory))
+        _warn_if((warning, activation))
         return json.loads(summary)
 
     # -- state -----------------------------------------------------------------------------

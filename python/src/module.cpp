@@ -38,18 +38,21 @@ class PySimulation {
  public:
   explicit PySimulation(Scene scene) : file_(scene.file), sim_(runnable(scene)) {}
 
-  // Takes n steps; returns the convergence warning of these steps (empty if all converged), the
-  // text `coulomb run` prints, for the Python layer to raise as a ConvergenceWarning.
+  // Takes n steps; returns the convergence warning of these steps (empty if all converged) and
+  // their activation warning (empty if no point was left out), the texts `coulomb run` prints, for
+  // the Python layer to raise as a ConvergenceWarning and an ActivationWarning.
   // The GIL is released while stepping: other Python threads run meanwhile.
-  std::string step(long n) {
+  std::pair<std::string, std::string> step(long n) {
     if (n < 0) throw std::invalid_argument("step: n must be >= 0, got " + std::to_string(n));
     SolverStatistics call;
+    StepStatistics stages;
     std::string non_finite;
     {
       const py::gil_scoped_release release;
       for (long i = 0; i < n; ++i) {
         const StepReport& r = sim_.step();
         if (r.solved()) call.add(r.solver, sim_.state().time);
+        stages.add(r, sim_.state().time);
         if (!sim_.finite()) {
           non_finite = sim_.non_finite();
           break;
@@ -58,9 +61,9 @@ class PySimulation {
     }
     stepped_ = true;
     if (!non_finite.empty()) throw std::runtime_error(non_finite);
-    return convergence_warning(call, n);
+    return {convergence_warning(call, n), activation_warning(stages, n)};
   }
-  std::string run(std::optional<double> end) {
+  std::pair<std::string, std::string> run(std::optional<double> end) {
     const double t = end.value_or(sim_.model().end_time);
     if (!std::isfinite(t) || t < sim_.state().time) {
       throw std::invalid_argument("run: end must be a finite time >= the current time " +
@@ -72,14 +75,15 @@ class PySimulation {
       throw std::invalid_argument("run: " + std::to_string(n) + " steps to t = " +
                                   std::to_string(t) + " s, more than the 1e8 a run may take");
     }
-    return n > 0 ? step(static_cast<long>(n)) : std::string();
+    return n > 0 ? step(static_cast<long>(n)) : std::pair<std::string, std::string>();
   }
   // Runs to the scene's end time writing the usual output files into `directory`; returns the
-  // summary (JSON text) and the convergence warning of the run (empty if all converged).
+  // summary (JSON text), the convergence warning of the run (empty if all converged) and its
+  // activation warning (empty if no point was left out).
   // Ctrl-C (a Python signal handler that raises, KeyboardInterrupt by default) stops the run after
   // its step: the files are written up to there, summary.json names the exception, and the
   // exception is raised once they are in place. Python's own handlers, none installed here.
-  std::pair<std::string, std::string> write(const std::string& directory) {
+  std::tuple<std::string, std::string, std::string> write(const std::string& directory) {
     RunOptions options;
     options.output_directory = directory;
     options.scene_source = file_;
@@ -93,7 +97,8 @@ class PySimulation {
     const RunResult result = coulomb::run(sim_, options);
     stepped_ = true;
     if (!result.interrupted.empty() && PyErr_Occurred() != nullptr) throw py::error_already_set();
-    return {result.summary_json, convergence_warning(result.solver, result.steps)};
+    return {result.summary_json, convergence_warning(result.solver, result.steps),
+            activation_warning(result.stages, result.steps)};
   }
 
   py::array_t<double> vec_rows(const std::vector<Vec3>& v) const {

@@ -189,6 +189,44 @@ def test_non_converged_steps_warn_like_the_cli(tmp_path):
     assert summary["solver"]["methods"] == {"nsgs": 10}
 
 
+def _row_of_seven(passes):
+    """Seven balls in zero gravity, ball 0 striking ball 1, gaps of 2e-5 m (0.02 v h) between the
+    others: each activation pass takes one point in, so four passes leave the fifth out."""
+    lines = ["name: row", "gravity: [0, 0, 0]", "time: {end: 0.003, step: 1.0e-3}",
+             "solver: {activation_passes: %d}" % passes, "bodies:"]
+    x = 0.0
+    for i in range(7):
+        if i > 0:
+            x += 0.2 + (2e-5 if i > 1 else 0.0)
+        lines += ["  - name: ball%d" % i, "    shapes: [{type: sphere, radius: 0.1}]",
+                  "    mass: 1.0", "    position: [%r, 0, 0]" % x,
+                  "    velocity: [%r, 0, 0]" % (1.0 if i == 0 else 0.0)]
+    return "\n".join(lines) + "\n"
+
+
+def test_points_left_out_warn_like_the_cli(tmp_path):
+    import warnings
+    path = tmp_path / "row.yaml"
+    path.write_text(_row_of_seven(4))
+    sim = coulomb.load(str(path))
+    with pytest.warns(coulomb.ActivationWarning,
+                      match=r"^in 1 of 1 steps the activation passes ran out with 1 point that"):
+        sim.step(1)
+    assert issubclass(coulomb.ActivationWarning, RuntimeWarning)
+    # The next step takes it in: all seven share the momentum.
+    sim.step(1)
+    assert sim.velocities()[:, 0] == pytest.approx(np.full(7, 1.0 / 7.0), abs=1e-8)
+    with pytest.warns(coulomb.ActivationWarning, match="solver.activation_passes"):
+        summary = coulomb.load(str(path)).write(tmp_path / "out")
+    assert summary["activation"]["left_out_points"] == 1
+    assert summary["activation"]["passes"] == 4
+    # Five passes take every point in: no warning.
+    path.write_text(_row_of_seven(5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", coulomb.ActivationWarning)
+        coulomb.load(str(path)).run()
+
+
 def test_converged_steps_do_not_warn():
     import warnings
     sim = coulomb.load(BILLIARD)
