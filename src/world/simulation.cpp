@@ -50,7 +50,9 @@ void StepStatistics::add(const StepReport& r, double time) {
   if (r.left_out > 0) {
     left_out += r.left_out;
     ++left_out_steps;
-    if (r.left_out_overlap > deepest_left_out) {
+    // The first such step sets the time even at no overlap (points within the activation
+    // distance, gap in (0, activation_distance]): a warning never says "at t = -1 s".
+    if (deepest_left_out_time < 0.0 || r.left_out_overlap > deepest_left_out) {
       deepest_left_out = r.left_out_overlap;
       deepest_left_out_time = time;
     }

@@ -683,18 +683,24 @@ TEST(Run, ActivationWarningNamesThePointsLeftOutAndTheDeepestOverlap) {
   StepReport report;
   stats.add(report, 0.1);
   EXPECT_EQ(activation_warning(stats, 300), "");
+  // A point within the activation distance but not overlapping: counted, its time kept.
+  report.left_out = 1;
+  report.left_out_overlap = 0.0;
+  stats.add(report, 0.15);
+  EXPECT_EQ(stats.deepest_left_out, 0.0);
+  EXPECT_EQ(stats.deepest_left_out_time, 0.15);
   report.left_out = 3;
   report.left_out_overlap = 2.5e-5;
   stats.add(report, 0.2);
   report.left_out = 2;
   report.left_out_overlap = 1e-5;
   stats.add(report, 0.25);
-  EXPECT_EQ(stats.left_out, 5);
-  EXPECT_EQ(stats.left_out_steps, 2);
+  EXPECT_EQ(stats.left_out, 6);
+  EXPECT_EQ(stats.left_out_steps, 3);
   EXPECT_EQ(stats.deepest_left_out, 2.5e-5);
   EXPECT_EQ(stats.deepest_left_out_time, 0.2);
   EXPECT_EQ(activation_warning(stats, 300),
-            "in 2 of 300 steps the activation passes ran out with 5 points that the impulses "
+            "in 3 of 300 steps the activation passes ran out with 6 points that the impulses "
             "close left out of the problem (deepest predicted overlap 2.5e-05 m at t = 0.2 s); "
             "they overlap at the end of their step until the next one takes them in (more passes "
             "take them in: solver.activation_passes, docs/nonsmooth.md)");
