@@ -36,10 +36,6 @@ namespace coulomb::stages {
 template <int N>
 void activate(const Model& model, const ContactPoints& points, const ContactBuffers<N>& contact,
               ActiveSet& active, StepReport& report, bool last) {
-  if (last) {
-    report.left_out = 0;
-    report.left_out_overlap = 0.0;
-  }
   const bool midpoint = model.solver.scheme == TimeScheme::midpoint;
   if (!midpoint && model.solver.active_set == ActiveSetRule::siconos) return;
   const double c = midpoint ? 0.5 * model.time_step : model.solver.theta * model.time_step;

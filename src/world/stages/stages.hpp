@@ -62,7 +62,8 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
 /// the impulses is ≤ 0) join the active set; StepReport::activated counts them (the caller
 /// assembles and solves again when it grew). With `last` (no pass is left to take them in: the
 /// SolverSettings::activation_passes are spent, or the step's iteration budget) the points stay
-/// out, and StepReport::left_out and left_out_overlap say how many and how deep.
+/// out and are added to StepReport::left_out and left_out_overlap (how many, how deep), which the
+/// caller zeroes at every step.
 template <int N>
 void activate(const Model& model, const ContactPoints& points, const ContactBuffers<N>& contact,
               ActiveSet& active, StepReport& report, bool last);
