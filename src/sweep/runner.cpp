@@ -250,7 +250,14 @@ std::string run_variant(const SweepSpec& spec, const Variant& variant, const std
       message = result.non_finite;
     } else {
       status = result.solver.not_converged > 0 ? "not_converged" : "completed";
-      message = convergence_warning(result.solver, result.steps);
+      // Every warning `coulomb run` prints, in its order, joined by "; ".
+      for (const std::string& w :
+           {rotation_warning(result.stages), activation_warning(result.stages, result.steps),
+            convergence_warning(result.solver, result.steps)}) {
+        if (w.empty()) continue;
+        if (!message.empty()) message += "; ";
+        message += w;
+      }
     }
   } catch (const std::exception& e) {
     status = "failed";

@@ -157,5 +157,51 @@ TEST(SweepRunner, AFailedVariantIsARowAndTheOthersRun) {
   EXPECT_FALSE(row_failed(rows[0]));
 }
 
+// Seven balls in zero gravity, ball 0 striking ball 1 at 1 m/s, gaps of 2e-5 m (0.02 v h) between
+// the others: each activation pass takes one point in, so four passes leave the fifth out and
+// five take every point in (tests/world/chain_test.cpp).
+constexpr const char* kRow = R"(name: row
+gravity: [0, 0, 0]
+time: {end: 0.003, step: 1.0e-3}
+output: {interval: 0.001}
+solver: {activation_passes: 4}
+bodies:
+  - {name: b0, mass: 1.0, shapes: [{type: sphere, radius: 0.1}], position: [0, 0, 0], velocity: [1, 0, 0]}
+  - {name: b1, mass: 1.0, shapes: [{type: sphere, radius: 0.1}], position: [0.2, 0, 0]}
+  - {name: b2, mass: 1.0, shapes: [{type: sphere, radius: 0.1}], position: [0.40002, 0, 0]}
+  - {name: b3, mass: 1.0, shapes: [{type: sphere, radius: 0.1}], position: [0.60004, 0, 0]}
+  - {name: b4, mass: 1.0, shapes: [{type: sphere, radius: 0.1}], position: [0.80006, 0, 0]}
+  - {name: b5, mass: 1.0, shapes: [{type: sphere, radius: 0.1}], position: [1.00008, 0, 0]}
+  - {name: b6, mass: 1.0, shapes: [{type: sphere, radius: 0.1}], position: [1.2001, 0, 0]}
+)";
+
+// The row's message carries every warning `coulomb run` prints, not only the convergence one: a
+// variant whose passes left a point out says so in the table (its status stays `completed`).
+TEST(SweepRunner, ARowNamesThePointsTheActivationPassesLeftOut) {
+  const fs::path dir = fs::path(COULOMB_BINARY_DIR) / "sweep-runner-test" / "activation";
+  fs::remove_all(dir);
+  SweepSpec s;
+  s.scene_text = kRow;
+  s.scene_file = "row.yaml";
+  s.parameters.push_back(parse_parameter("solver.activation_passes=[4,5]", 0, 0, 0));
+  s.metrics.push_back(parse_metric("v6=final(b6.vx)"));
+  validate(s);
+  prepare_directory(s, dir.string());
+  const auto rows = run_local(s, variants(s), dir.string(), 1, nullptr);
+  ASSERT_EQ(rows.size(), 2u);
+  // Four passes: one point left out in the first step (the next step takes it in).
+  EXPECT_EQ(cells(rows[0])[1], "completed") << rows[0];
+  EXPECT_NE(rows[0].find("in 1 of 3 steps the activation passes ran out with 1 point that"),
+            std::string::npos)
+      << rows[0];
+  EXPECT_NE(rows[0].find("solver.activation_passes"), std::string::npos) << rows[0];
+  // Five passes: none, and an empty message.
+  EXPECT_EQ(cells(rows[1])[1], "completed") << rows[1];
+  EXPECT_EQ(cells(rows[1])[2], "") << rows[1];
+  // Either way all seven share the momentum by the end: v/7.
+  EXPECT_NEAR(std::stod(cells(rows[0]).back()), 1.0 / 7.0, 1e-8) << rows[0];
+  EXPECT_NEAR(std::stod(cells(rows[1]).back()), 1.0 / 7.0, 1e-8) << rows[1];
+}
+
 }  // namespace
 }  // namespace coulomb::sweep
