@@ -37,7 +37,7 @@ from ._coulomb import (ContensouLaw, FrictionLaw, Law, NormalLaw, PivotingLaw, R
 from ._sweep import read_table, sweep
 
 __all__ = ["load", "Simulation", "SceneError", "ConvergenceWarning", "ActivationWarning",
-           "builtin_scene", "law",
+           "RotationWarning", "builtin_scene", "law",
            "laws", "make_law", "Law", "NormalLaw", "FrictionLaw", "RollingLaw", "PivotingLaw",
            "ContensouLaw", "validate", "validation_cases", "sweep", "read_table"]
 
@@ -54,10 +54,18 @@ class ActivationWarning(RuntimeWarning):
     status does not change."""
 
 
+class RotationWarning(RuntimeWarning):
+    """The torque-free rotation of some body-steps (the implicit midpoint rule on Euler's
+    equations) did not converge: the step is too long for the bodies' spin, h |w| should be well
+    below 1 (docs/dynamics.md). `coulomb run` prints the same text; its exit status does not
+    change."""
+
+
 def _warn_if(messages) -> None:
-    """Emits a ConvergenceWarning and an ActivationWarning for the core's non-empty messages
-    (convergence first, then activation)."""
-    for message, category in zip(messages, (ConvergenceWarning, ActivationWarning)):
+    """Emits a ConvergenceWarning, an ActivationWarning and a RotationWarning for the core's
+    non-empty messages (in that order)."""
+    for message, category in zip(messages,
+                                 (ConvergenceWarning, ActivationWarning, RotationWarning)):
         if message:
             warnings.warn(message, category, stacklevel=3)
 
@@ -72,7 +80,8 @@ class Simulation:
     def step(self, n: int = 1) -> "Simulation":
         """Takes n ≥ 0 time steps (ValueError otherwise). Warns (ConvergenceWarning) if some of
         them did not converge, ActivationWarning if some left points that their impulses close out
-        of the problem. Other Python threads run while it steps."""
+        of the problem, RotationWarning if a body's free rotation did not converge. Other Python
+        threads run while it steps."""
         if isinstance(n, bool) or not float(n).is_integer():
             raise ValueError(f"step: n must be a whole number of steps, got {n!r}")
         _warn_if(self._core.step(int(n)))
@@ -81,7 +90,8 @@ class Simulation:
     def run(self, end: Optional[float] = None) -> "Simulation":
         """Steps to time `end` [s] (default: the scene's end time; ValueError for a time that is
         not finite or before the current one). Warns (ConvergenceWarning) if some steps did not
-        converge, ActivationWarning if some left points out (as step)."""
+        converge, ActivationWarning if some left points out, RotationWarning if a free rotation
+        did not converge (as step)."""
         _warn_if(self._core.run(end))
         return self
 
@@ -95,9 +105,10 @@ class Simulation:
         (Ctrl-C) stops the run after its step: the files hold the run up to there (summary.json:
         "status": "interrupted") and the exception is raised once they are in place.
         Warns (ConvergenceWarning) if some steps did not converge, where `coulomb run` exits
-        with status 3, and (ActivationWarning) if some left points out (as step)."""
-        summary, warning, activation = self._core.write(os.fspath(directory))
-        _warn_if((warning, activation))
+        with status 3, (ActivationWarning) if some left points out and (RotationWarning) if a
+        free rotation did not converge (as step)."""
+        summary, warning, activation, rotation = self._core.write(os.fspath(directory))
+        _warn_if((warning, activation, rotation))
         return json.loads(summary)
 
     # -- state -----------------------------------------------------------------------------

@@ -38,11 +38,12 @@ class PySimulation {
  public:
   explicit PySimulation(Scene scene) : file_(scene.file), sim_(runnable(scene)) {}
 
-  // Takes n steps; returns the convergence warning of these steps (empty if all converged) and
-  // their activation warning (empty if no point was left out), the texts `coulomb run` prints, for
-  // the Python layer to raise as a ConvergenceWarning and an ActivationWarning.
+  // Takes n steps; returns the convergence warning of these steps (empty if all converged), their
+  // activation warning (empty if no point was left out) and their rotation warning (empty if every
+  // free rotation converged), the texts `coulomb run` prints, for the Python layer to raise as a
+  // ConvergenceWarning, an ActivationWarning and a RotationWarning.
   // The GIL is released while stepping: other Python threads run meanwhile.
-  std::pair<std::string, std::string> step(long n) {
+  std::tuple<std::string, std::string, std::string> step(long n) {
     if (n < 0) throw std::invalid_argument("step: n must be >= 0, got " + std::to_string(n));
     SolverStatistics call;
     StepStatistics stages;
@@ -61,9 +62,9 @@ class PySimulation {
     }
     stepped_ = true;
     if (!non_finite.empty()) throw std::runtime_error(non_finite);
-    return {convergence_warning(call, n), activation_warning(stages, n)};
+    return {convergence_warning(call, n), activation_warning(stages, n), rotation_warning(stages)};
   }
-  std::pair<std::string, std::string> run(std::optional<double> end) {
+  std::tuple<std::string, std::string, std::string> run(std::optional<double> end) {
     const double t = end.value_or(sim_.model().end_time);
     if (!std::isfinite(t) || t < sim_.state().time) {
       throw std::invalid_argument("run: end must be a finite time >= the current time " +
@@ -75,15 +76,17 @@ class PySimulation {
       throw std::invalid_argument("run: " + std::to_string(n) + " steps to t = " +
                                   std::to_string(t) + " s, more than the 1e8 a run may take");
     }
-    return n > 0 ? step(static_cast<long>(n)) : std::pair<std::string, std::string>();
+    return n > 0 ? step(static_cast<long>(n)) : std::tuple<std::string, std::string, std::string>();
   }
   // Runs to the scene's end time writing the usual output files into `directory`; returns the
-  // summary (JSON text), the convergence warning of the run (empty if all converged) and its
-  // activation warning (empty if no point was left out).
+  // summary (JSON text), the convergence warning of the run (empty if all converged), its
+  // activation warning (empty if no point was left out) and its rotation warning (empty if every
+  // free rotation converged).
   // Ctrl-C (a Python signal handler that raises, KeyboardInterrupt by default) stops the run after
   // its step: the files are written up to there, summary.json names the exception, and the
   // exception is raised once they are in place. Python's own handlers, none installed here.
-  std::tuple<std::string, std::string, std::string> write(const std::string& directory) {
+  std::tuple<std::string, std::string, std::string, std::string> write(
+      const std::string& directory) {
     RunOptions options;
     options.output_directory = directory;
     options.scene_source = file_;
@@ -98,7 +101,7 @@ class PySimulation {
     stepped_ = true;
     if (!result.interrupted.empty() && PyErr_Occurred() != nullptr) throw py::error_already_set();
     return {result.summary_json, convergence_warning(result.solver, result.steps),
-            activation_warning(result.stages, result.steps)};
+            activation_warning(result.stages, result.steps), rotation_warning(result.stages)};
   }
 
   py::array_t<double> vec_rows(const std::vector<Vec3>& v) const {

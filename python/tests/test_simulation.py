@@ -227,6 +227,27 @@ def test_points_left_out_warn_like_the_cli(tmp_path):
         coulomb.load(str(path)).run()
 
 
+def test_a_free_rotation_that_does_not_converge_warns_like_the_cli(tmp_path):
+    """A plate spinning at ~6000 rad/s with h = 0.1 s (h |w| = 600): the implicit midpoint rule of
+    its free rotation finds no root in its iterations (tests/io/run_test.cpp)."""
+    import warnings
+    path = tmp_path / "spin.yaml"
+    path.write_text("name: spin\ntime: {end: 0.5, step: 0.1}\ngravity: [0, 0, 0]\nbodies:\n"
+                    "  - {name: plate, mass: 1.0, shapes: [{type: box, half_extents: [0.3, 0.1, "
+                    "0.01]}], angular_velocity: [3000, 5000, 1000]}\n")
+    assert issubclass(coulomb.RotationWarning, RuntimeWarning)
+    with pytest.warns(coulomb.RotationWarning, match=r"^the free rotation of \d+ body-steps did "
+                      r"not converge \(first at t = "):
+        coulomb.load(str(path)).step(5)
+    with pytest.warns(coulomb.RotationWarning, match="docs/dynamics.md"):
+        coulomb.load(str(path)).write(tmp_path / "out")
+    # A slow spin (h |w| = 0.06): no warning.
+    path.write_text(path.read_text().replace("[3000, 5000, 1000]", "[0.3, 0.5, 0.1]"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", coulomb.RotationWarning)
+        coulomb.load(str(path)).run()
+
+
 def test_converged_steps_do_not_warn():
     import warnings
     sim = coulomb.load(BILLIARD)
