@@ -39,6 +39,7 @@ class CoulombEngine final : public Engine {
     }
     deepest_predicted_ = std::max(deepest_predicted_, r.penetration);
     deepest_left_ = std::max(deepest_left_, r.penetration_left);
+    if (r.unclosed > 0.0) ++unclosed_steps_;
     if (r.left_out > 0) {
       ++left_out_steps_;
       deepest_left_out_ = std::max(deepest_left_out_, r.left_out_overlap);
@@ -71,9 +72,13 @@ class CoulombEngine final : public Engine {
     if (left_out_steps_ > 0)
       out += fmt::format("{} steps with points left out (deepest predicted overlap {:.1e} m); ",
                          left_out_steps_, deepest_left_out_);
-    return out +
-           fmt::format("position stage: deepest predicted penetration {:.1e} m, left {:.1e} m",
+    out += fmt::format("position stage: deepest predicted penetration {:.1e} m, left {:.1e} m",
                        deepest_predicted_, deepest_left_);
+    // Steps whose position stage left overlaps above its tolerance (StepReport::unclosed).
+    if (unclosed_steps_ > 0)
+      out += fmt::format(" (above its tolerance {:.0e} m in {} steps)",
+                         model_.solver.position_tolerance, unclosed_steps_);
+    return out;
   }
 
  private:
@@ -88,6 +93,7 @@ class CoulombEngine final : public Engine {
   double deepest_left_ = 0.0;       // StepReport::penetration_left, largest over the run [m]
   long left_out_steps_ = 0;         // steps with StepReport::left_out > 0
   double deepest_left_out_ = 0.0;   // StepReport::left_out_overlap, largest over the run [m]
+  long unclosed_steps_ = 0;         // steps with StepReport::unclosed > 0
 };
 
 }  // namespace

@@ -254,6 +254,11 @@ int run_command(const RunArgs& args) {
   // A free rotation that did not converge: one warning line (the state is still finite).
   if (const std::string w = coulomb::rotation_warning(result.stages); !w.empty())
     fmt::print(stderr, "coulomb: warning: {}\n", w);
+  // Overlaps the position stage left above its tolerance: one warning line.
+  if (const std::string w =
+          coulomb::position_warning(result.stages, result.steps, model.solver.position_tolerance);
+      !w.empty())
+    fmt::print(stderr, "coulomb: warning: {}\n", w);
   // Points the impulses close that the activation passes left out: one warning line.
   if (const std::string w = coulomb::activation_warning(result.stages, result.steps); !w.empty())
     fmt::print(stderr, "coulomb: warning: {}\n", w);

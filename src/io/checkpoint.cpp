@@ -284,6 +284,13 @@ void fields(Io& io, C& c) {
     io.f64(ss.deepest_left_out);
     io.f64(ss.deepest_left_out_time);
   }
+  // Format 6: the steps whose position stage left overlaps above its tolerance (older files:
+  // none counted).
+  if (io.version >= 6) {
+    io.i64(ss.unclosed_steps);
+    io.f64(ss.largest_unclosed);
+    io.f64(ss.largest_unclosed_time);
+  }
   io.f64(c.wall_time_s);
   io.seq(c.stage_seconds, 16, [&](auto& p) {
     io.str(p.first);

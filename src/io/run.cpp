@@ -212,7 +212,10 @@ std::string summary(const Model& model, const State& state, const StageSeconds& 
                          {"corrected_steps", ss.corrected_steps},
                          {"deepest_penetration", ss.deepest_penetration},
                          {"deepest_penetration_time", ss.deepest_penetration_time},
-                         {"largest_left", ss.largest_left}};
+                         {"largest_left", ss.largest_left},
+                         {"unclosed_steps", ss.unclosed_steps},
+                         {"largest_unclosed", ss.largest_unclosed},
+                         {"largest_unclosed_time", ss.largest_unclosed_time}};
   j["activation"] = {{"passes", model.solver.activation_passes},
                      {"points", ss.activated},
                      {"steps", ss.activation_steps},

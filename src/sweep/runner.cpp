@@ -252,7 +252,9 @@ std::string run_variant(const SweepSpec& spec, const Variant& variant, const std
       status = result.solver.not_converged > 0 ? "not_converged" : "completed";
       // Every warning `coulomb run` prints, in its order, joined by "; ".
       for (const std::string& w :
-           {rotation_warning(result.stages), activation_warning(result.stages, result.steps),
+           {rotation_warning(result.stages),
+            position_warning(result.stages, result.steps, sim.model().solver.position_tolerance),
+            activation_warning(result.stages, result.steps),
             convergence_warning(result.solver, result.steps)}) {
         if (w.empty()) continue;
         if (!message.empty()) message += "; ";

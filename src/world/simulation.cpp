@@ -43,6 +43,13 @@ void StepStatistics::add(const StepReport& r, double time) {
     deepest_penetration_time = time;
   }
   largest_left = std::max(largest_left, r.penetration_left);
+  if (r.unclosed > 0.0) {
+    ++unclosed_steps;
+    if (r.unclosed > largest_unclosed) {
+      largest_unclosed = r.unclosed;
+      largest_unclosed_time = time;
+    }
+  }
   if (r.rotation_failures > 0 && rotation_failures == 0) first_rotation_failure_time = time;
   rotation_failures += r.rotation_failures;
   activated += r.activated;
@@ -76,6 +83,15 @@ std::string activation_warning(const StepStatistics& stats, std::int64_t steps) 
       "solver.activation_passes, docs/nonsmooth.md)",
       stats.left_out_steps, steps, stats.left_out, stats.left_out == 1 ? "point" : "points",
       stats.deepest_left_out, stats.deepest_left_out_time);
+}
+
+std::string position_warning(const StepStatistics& stats, std::int64_t steps, double tolerance) {
+  if (stats.unclosed_steps == 0) return {};
+  return fmt::format(
+      "in {} of {} steps the position stage left overlaps above its tolerance of {:.3g} m after "
+      "its sweeps (largest {:.3g} m at t = {} s); the next steps' contacts keep them from growing "
+      "(docs/nonsmooth.md, position stage)",
+      stats.unclosed_steps, steps, tolerance, stats.largest_unclosed, stats.largest_unclosed_time);
 }
 
 std::string convergence_warning(const SolverStatistics& stats, std::int64_t steps) {

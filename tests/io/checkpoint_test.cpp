@@ -614,6 +614,35 @@ TEST(Checkpoint, ReadsFormat2Files) {
   EXPECT_EQ(back.replay, c.replay);
 }
 
+// Format 5 files (written before the position stage's unclosed overlaps were counted) still read,
+// with none counted; format 6 keeps them. The seeds of the fuzz corpus: a row of seven balls
+// whose first step left a point out (format 5), and a row of five balls squeezed between walls
+// 1 mm too close, which the position stage cannot close in any of its five steps (format 6).
+TEST(Checkpoint, ReadsFormat5FilesAndFormat6KeepsTheUnclosedOverlaps) {
+  const fs::path corpus = fs::path(COULOMB_SOURCE_DIR) / "tests/fuzz/corpus/checkpoint";
+  const std::string five = read(corpus / "row-left-out-v5.bin");
+  ASSERT_GT(five.size(), 20u);
+  ASSERT_EQ(five[16], 5);
+  const Checkpoint c5 = decode_checkpoint(five, "row-left-out-v5.bin");
+  EXPECT_EQ(c5.stages.left_out, 1);
+  EXPECT_EQ(c5.stages.unclosed_steps, 0);
+  EXPECT_EQ(c5.stages.largest_unclosed_time, -1.0);
+  const std::string six = read(corpus / "row-squeezed-v6.bin");
+  ASSERT_GT(six.size(), 20u);
+  ASSERT_EQ(six[16], 6);
+  const Checkpoint c6 = decode_checkpoint(six, "row-squeezed-v6.bin");
+  EXPECT_EQ(c6.stages.unclosed_steps, 5);
+  EXPECT_GT(c6.stages.largest_unclosed, 1e-4);
+  EXPECT_GT(c6.stages.largest_unclosed_time, 0.0);
+  // Encoded again (as the current format) and read back: the same counts.
+  std::string again;
+  encode_checkpoint(c6, again);
+  EXPECT_EQ(again, six);
+  const Checkpoint back = decode_checkpoint(again, "again");
+  EXPECT_EQ(back.stages.unclosed_steps, 5);
+  EXPECT_EQ(back.stages.largest_unclosed, c6.stages.largest_unclosed);
+}
+
 // The step needs nothing but the State: for every built-in scene, stepping on from a state that
 // went through a checkpoint file, in a new Simulation (a fresh workspace), gives the state of
 // stepping on without stopping, bit for bit.

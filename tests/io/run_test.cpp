@@ -655,6 +655,8 @@ bodies:
   EXPECT_LE(stage["largest_left"].get<double>(), 1e-3 * 1e-8);
   EXPECT_EQ(summary["rotation_failures"].get<std::int64_t>(), 0);
   EXPECT_EQ(rotation_warning(result.stages), "");
+  EXPECT_EQ(stage["unclosed_steps"].get<std::int64_t>(), 0);
+  EXPECT_EQ(position_warning(result.stages, result.steps, 1e-8), "");
 
   // A plate spinning at 6000 rad/s with h = 0.1 s: h |w| = 600, where the Newton solve of the
   // midpoint rule does not find a root in its iterations.
@@ -704,6 +706,78 @@ TEST(Run, ActivationWarningNamesThePointsLeftOutAndTheDeepestOverlap) {
             "close left out of the problem (deepest predicted overlap 2.5e-05 m at t = 0.2 s); "
             "they overlap at the end of their step until the next one takes them in (more passes "
             "take them in: solver.activation_passes, docs/nonsmooth.md)");
+}
+
+// Five balls of 0.1 m in a row between two fixed walls `room` metres apart, at rest, no gravity.
+Scene squeezed_row(double room) {
+  return load_scene_text(fmt::format(R"(
+name: squeeze
+gravity: [0, 0, 0]
+time: {{end: 0.005, step: 1.0e-3}}
+bodies:
+  - {{name: left, fixed: true, shapes: [{{type: plane, normal: [1, 0, 0], offset: 0.0}}]}}
+  - {{name: right, fixed: true, shapes: [{{type: plane, normal: [-1, 0, 0], offset: {}}}]}}
+  - {{name: b0, mass: 1.0, shapes: [{{type: sphere, radius: 0.1}}], position: [0.1, 0, 0]}}
+  - {{name: b1, mass: 1.0, shapes: [{{type: sphere, radius: 0.1}}], position: [0.3, 0, 0]}}
+  - {{name: b2, mass: 1.0, shapes: [{{type: sphere, radius: 0.1}}], position: [0.5, 0, 0]}}
+  - {{name: b3, mass: 1.0, shapes: [{{type: sphere, radius: 0.1}}], position: [0.7, 0, 0]}}
+  - {{name: b4, mass: 1.0, shapes: [{{type: sphere, radius: 0.1}}], position: [0.9, 0, 0]}}
+)",
+                                     -room),
+                         "squeeze.yaml");
+}
+
+// Overlaps the position stage cannot close (StepReport::unclosed): a row of five balls 1.0 m long
+// between walls 0.999 m apart — no displacement closes its six contacts, so every step leaves
+// overlaps far above the tolerance (1e-8 m) — is counted in every step, with the largest overlap
+// left and its time, in summary.json and one warning line. With 1 mm to spare: nothing.
+TEST(Run, PositionWarningNamesTheStepsWhoseOverlapsTheStageLeft) {
+  Scene tight = squeezed_row(0.999);
+  const RunResult result = coulomb::run(tight.model, tight.state, RunOptions{});
+  const nlohmann::json summary = nlohmann::json::parse(result.summary_json);
+  const nlohmann::json& stage = summary["position_stage"];
+  EXPECT_EQ(stage["unclosed_steps"].get<std::int64_t>(), 5);
+  // 1 mm shared by six contacts cannot be closed: what is left is of its order (the projection
+  // spreads it, 1e-3 / 6 = 1.7e-4 m if evenly), and is what the stage reports as left.
+  const double largest = stage["largest_unclosed"].get<double>();
+  EXPECT_GT(largest, 1e-4);
+  EXPECT_LT(largest, 1e-3);
+  EXPECT_EQ(largest, stage["largest_left"].get<double>());
+  EXPECT_EQ(result.stages.unclosed_steps, 5);
+  EXPECT_EQ(stage["largest_unclosed_time"].get<double>(), result.stages.largest_unclosed_time);
+  EXPECT_GT(result.stages.largest_unclosed_time, 0.0);
+  EXPECT_EQ(position_warning(result.stages, result.steps, tight.model.solver.position_tolerance)
+                .rfind("in 5 of 5 steps the position stage left overlaps above its tolerance of "
+                       "1e-08 m after its sweeps (largest ",
+                       0),
+            0u)
+      << position_warning(result.stages, result.steps, tight.model.solver.position_tolerance);
+
+  Scene roomy = squeezed_row(1.001);
+  const RunResult free = coulomb::run(roomy.model, roomy.state, RunOptions{});
+  EXPECT_EQ(free.stages.unclosed_steps, 0);
+  EXPECT_EQ(free.stages.largest_unclosed_time, -1.0);
+  EXPECT_EQ(position_warning(free.stages, free.steps, 1e-8), "");
+}
+
+TEST(Run, PositionWarningTextNamesTheCountTheLargestOverlapAndItsTime) {
+  StepStatistics stats;
+  StepReport report;
+  report.penetration_left = 5e-9;  // closed to the tolerance: not counted
+  stats.add(report, 0.1);
+  EXPECT_EQ(position_warning(stats, 300, 1e-8), "");
+  report.unclosed = 2.8e-7;
+  stats.add(report, 0.61);
+  report.unclosed = 1.5e-7;  // smaller: counted, the largest kept
+  stats.add(report, 0.7);
+  EXPECT_EQ(stats.unclosed_steps, 2);
+  EXPECT_EQ(stats.largest_unclosed, 2.8e-7);
+  EXPECT_EQ(stats.largest_unclosed_time, 0.61);
+  EXPECT_EQ(
+      position_warning(stats, 300, 1e-8),
+      "in 2 of 300 steps the position stage left overlaps above its tolerance of 1e-08 m "
+      "after its sweeps (largest 2.8e-07 m at t = 0.61 s); the next steps' contacts keep them "
+      "from growing (docs/nonsmooth.md, position stage)");
 }
 
 TEST(Run, ConvergenceWarningNamesTheCountTheWorstErrorAndItsTime) {

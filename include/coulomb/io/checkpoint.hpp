@@ -47,8 +47,10 @@ namespace coulomb {
 /// Format 3 added the actuation's works (State::driven_work, force_work, damping,
 /// driven_work_by_body) and the replay frames' works; format 4 the sleeping islands
 /// (State::asleep, still_time, slept); format 5 the activation's points left out
-/// (StepStatistics::left_out, left_out_steps, deepest_left_out, deepest_left_out_time).
-inline constexpr std::uint32_t kCheckpointVersion = 5;
+/// (StepStatistics::left_out, left_out_steps, deepest_left_out, deepest_left_out_time); format 6
+/// the position stage's overlaps left above its tolerance (StepStatistics::unclosed_steps,
+/// largest_unclosed, largest_unclosed_time).
+inline constexpr std::uint32_t kCheckpointVersion = 6;
 /// The oldest format this build reads: a format 2 file reads with those works zero (the runs that
 /// wrote format 2 refused actuated scenes, whose works are the only ones that are not zero).
 inline constexpr std::uint32_t kOldestCheckpointVersion = 2;

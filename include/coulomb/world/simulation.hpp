@@ -44,10 +44,15 @@ struct SolverStatistics {
 
 /// What the steps reported besides the solve: the position stage and the free rotation.
 struct StepStatistics {
-  std::int64_t corrected_steps = 0;           ///< steps where the position stage moved bodies
-  double deepest_penetration = 0.0;           ///< deepest predicted penetration it met [m]
-  double deepest_penetration_time = -1.0;     ///< [s], −1 if none
-  double largest_left = 0.0;                  ///< largest penetration left after it [m]
+  std::int64_t corrected_steps = 0;        ///< steps where the position stage moved bodies
+  double deepest_penetration = 0.0;        ///< deepest predicted penetration it met [m]
+  double deepest_penetration_time = -1.0;  ///< [s], −1 if none
+  double largest_left = 0.0;               ///< largest penetration left after it [m]
+  /// Steps whose position stage left an overlap above its tolerance after its sweeps
+  /// (StepReport::unclosed); the largest such overlap [m] and its time [s] (−1 if none).
+  std::int64_t unclosed_steps = 0;
+  double largest_unclosed = 0.0;
+  double largest_unclosed_time = -1.0;
   std::int64_t rotation_failures = 0;         ///< body-steps whose free rotation did not converge
   double first_rotation_failure_time = -1.0;  ///< [s], −1 if none
   std::int64_t activated = 0;  ///< points the impulses closed (stage activate), Σ over steps
@@ -68,6 +73,12 @@ struct StepStatistics {
 /// The one-line warning of steps whose activation passes ran out with points the impulses close
 /// still outside the problem (StepStatistics::left_out); empty when there were none.
 [[nodiscard]] std::string activation_warning(const StepStatistics& stats, std::int64_t steps);
+
+/// The one-line warning of steps whose position stage left an overlap above its tolerance
+/// `tolerance` (the scene's solver.position_tolerance [m]) after its sweeps
+/// (StepStatistics::unclosed_steps); empty when there were none.
+[[nodiscard]] std::string position_warning(const StepStatistics& stats, std::int64_t steps,
+                                           double tolerance);
 
 /// The one-line warning of steps that did not converge, e.g. "12 of 5000 steps did not converge
 /// (worst error 3.2e-4 at t = 1.234 s)"; empty when every solve converged.

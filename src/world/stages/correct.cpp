@@ -167,6 +167,7 @@ void correct_contacts(const Model& model, const ActiveSet& active, const Contact
   report.penetration = 0.0;
   report.penetration_left = 0.0;
   report.correction_sweeps = 0;
+  report.unclosed = 0.0;
   const std::size_t nactive = active.active.size();
   // What the stage closes: the predicted penetrations of the contacts that do not rebound. A
   // rebounding contact (outward normal velocity at the end of the step: an impact with
@@ -192,6 +193,7 @@ void correct_contacts(const Model& model, const ActiveSet& active, const Contact
       ProblemRows<N>{contact.problem}, static_cast<std::size_t>(contact.problem.body_count),
       out.target_gap, model.solver.position_tolerance, out.kappa, out.displacement, left);
   report.penetration_left = left;
+  if (left > model.solver.position_tolerance) report.unclosed = left;
   const std::size_t nbodies = model.bodies.size();
   out.dx.assign(nbodies, Vec3::Zero());
   out.dtheta.assign(nbodies, Vec3::Zero());
@@ -289,6 +291,9 @@ void correct_at_end(const Model& model, const ShapeFrames& frames, const ActiveS
   };
   select_pairs(false);
   out.end_moved.assign(nbodies, 0);  // only once some pair turns
+  // What the contacts' projection left above the tolerance (correct_contacts), kept whatever the
+  // passes below do: they see only the pairs that turn.
+  const double contacts_unclosed = report.unclosed;
   out.end_rebounds.clear();
   for (std::size_t k = 0; k < points.points.size(); ++k) {
     const ContactPoint& c = points.points[k];
@@ -332,7 +337,10 @@ void correct_at_end(const Model& model, const ShapeFrames& frames, const ActiveS
     const std::size_t n = out.end_points.size();
     const bool overlap = std::any_of(out.end_points.begin(), out.end_points.end(),
                                      [&](const ContactPoint& c) { return c.gap < -tolerance; });
-    if (!overlap) return;
+    if (!overlap) {
+      report.unclosed = contacts_unclosed;
+      return;
+    }
 
     // Their normal rows, then the projection and the displacement.
     out.end_body1.resize(n);
@@ -364,6 +372,8 @@ void correct_at_end(const Model& model, const ShapeFrames& frames, const ActiveS
     report.correction_sweeps += solve_positions(EndRows{out}, nbodies, out.end_gap, tolerance,
                                                 out.end_kappa, out.end_displacement, left);
     report.penetration_left = std::max(report.penetration_left, left);
+    // What this pass leaves above the tolerance: a next pass that finds no overlap closed it.
+    report.unclosed = left > tolerance ? std::max(contacts_unclosed, left) : contacts_unclosed;
     out.dx.resize(nbodies);
     out.dtheta.resize(nbodies);
     for (std::size_t b = 0; b < nbodies; ++b) {
