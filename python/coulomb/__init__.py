@@ -37,7 +37,7 @@ from ._coulomb import (ContensouLaw, FrictionLaw, Law, NormalLaw, PivotingLaw, R
 from ._sweep import read_table, sweep
 
 __all__ = ["load", "Simulation", "SceneError", "ConvergenceWarning", "ActivationWarning",
-           "RotationWarning", "builtin_scene", "law",
+           "RotationWarning", "PositionWarning", "builtin_scene", "law",
            "laws", "make_law", "Law", "NormalLaw", "FrictionLaw", "RollingLaw", "PivotingLaw",
            "ContensouLaw", "validate", "validation_cases", "sweep", "read_table"]
 
@@ -61,11 +61,18 @@ class RotationWarning(RuntimeWarning):
     change."""
 
 
+class PositionWarning(RuntimeWarning):
+    """In some steps the position stage (which moves bodies apart so that no contact ends the
+    step overlapping by more than solver.position_tolerance) left overlaps above that tolerance
+    after its sweeps (docs/nonsmooth.md). `coulomb run` prints the same text; its exit status does
+    not change."""
+
+
 def _warn_if(messages) -> None:
-    """Emits a ConvergenceWarning, an ActivationWarning and a RotationWarning for the core's
-    non-empty messages (in that order)."""
-    for message, category in zip(messages,
-                                 (ConvergenceWarning, ActivationWarning, RotationWarning)):
+    """Emits a ConvergenceWarning, an ActivationWarning, a RotationWarning and a PositionWarning
+    for the core's non-empty messages (in that order)."""
+    for message, category in zip(messages, (ConvergenceWarning, ActivationWarning,
+                                            RotationWarning, PositionWarning)):
         if message:
             warnings.warn(message, category, stacklevel=3)
 
@@ -80,7 +87,8 @@ class Simulation:
     def step(self, n: int = 1) -> "Simulation":
         """Takes n ≥ 0 time steps (ValueError otherwise). Warns (ConvergenceWarning) if some of
         them did not converge, ActivationWarning if some left points that their impulses close out
-        of the problem, RotationWarning if a body's free rotation did not converge. Other Python
+        of the problem, RotationWarning if a body's free rotation did not converge,
+        PositionWarning if the position stage left overlaps above its tolerance. Other Python
         threads run while it steps."""
         if isinstance(n, bool) or not float(n).is_integer():
             raise ValueError(f"step: n must be a whole number of steps, got {n!r}")
@@ -91,7 +99,7 @@ class Simulation:
         """Steps to time `end` [s] (default: the scene's end time; ValueError for a time that is
         not finite or before the current one). Warns (ConvergenceWarning) if some steps did not
         converge, ActivationWarning if some left points out, RotationWarning if a free rotation
-        did not converge (as step)."""
+        did not converge, PositionWarning if overlaps were left (as step)."""
         _warn_if(self._core.run(end))
         return self
 
@@ -105,10 +113,10 @@ class Simulation:
         (Ctrl-C) stops the run after its step: the files hold the run up to there (summary.json:
         "status": "interrupted") and the exception is raised once they are in place.
         Warns (ConvergenceWarning) if some steps did not converge, where `coulomb run` exits
-        with status 3, (ActivationWarning) if some left points out and (RotationWarning) if a
-        free rotation did not converge (as step)."""
-        summary, warning, activation, rotation = self._core.write(os.fspath(directory))
-        _warn_if((warning, activation, rotation))
+        with status 3, (ActivationWarning) if some left points out, (RotationWarning) if a
+        free rotation did not converge and (PositionWarning) if overlaps were left (as step)."""
+        summary, *warnings_ = self._core.write(os.fspath(directory))
+        _warn_if(warnings_)
         return json.loads(summary)
 
     # -- state -----------------------------------------------------------------------------

@@ -36,14 +36,18 @@ namespace {
 // A scene being simulated: model, state and workspace together.
 class PySimulation {
  public:
+  // The warnings of some steps (convergence, activation, rotation, position), as `coulomb run`
+  // prints them; empty texts for those that did not occur.
+  using Warnings = std::tuple<std::string, std::string, std::string, std::string>;
   explicit PySimulation(Scene scene) : file_(scene.file), sim_(runnable(scene)) {}
 
   // Takes n steps; returns the convergence warning of these steps (empty if all converged), their
-  // activation warning (empty if no point was left out) and their rotation warning (empty if every
-  // free rotation converged), the texts `coulomb run` prints, for the Python layer to raise as a
-  // ConvergenceWarning, an ActivationWarning and a RotationWarning.
+  // activation warning (empty if no point was left out), their rotation warning (empty if every
+  // free rotation converged) and their position warning (empty if the position stage closed every
+  // overlap to its tolerance), the texts `coulomb run` prints, for the Python layer to raise as a
+  // ConvergenceWarning, an ActivationWarning, a RotationWarning and a PositionWarning.
   // The GIL is released while stepping: other Python threads run meanwhile.
-  std::tuple<std::string, std::string, std::string> step(long n) {
+  Warnings step(long n) {
     if (n < 0) throw std::invalid_argument("step: n must be >= 0, got " + std::to_string(n));
     SolverStatistics call;
     StepStatistics stages;
@@ -62,9 +66,10 @@ class PySimulation {
     }
     stepped_ = true;
     if (!non_finite.empty()) throw std::runtime_error(non_finite);
-    return {convergence_warning(call, n), activation_warning(stages, n), rotation_warning(stages)};
+    return {convergence_warning(call, n), activation_warning(stages, n), rotation_warning(stages),
+            position_warning(stages, n, sim_.model().solver.position_tolerance)};
   }
-  std::tuple<std::string, std::string, std::string> run(std::optional<double> end) {
+  Warnings run(std::optional<double> end) {
     const double t = end.value_or(sim_.model().end_time);
     if (!std::isfinite(t) || t < sim_.state().time) {
       throw std::invalid_argument("run: end must be a finite time >= the current time " +
@@ -76,16 +81,17 @@ class PySimulation {
       throw std::invalid_argument("run: " + std::to_string(n) + " steps to t = " +
                                   std::to_string(t) + " s, more than the 1e8 a run may take");
     }
-    return n > 0 ? step(static_cast<long>(n)) : std::tuple<std::string, std::string, std::string>();
+    return n > 0 ? step(static_cast<long>(n)) : Warnings();
   }
   // Runs to the scene's end time writing the usual output files into `directory`; returns the
   // summary (JSON text), the convergence warning of the run (empty if all converged), its
-  // activation warning (empty if no point was left out) and its rotation warning (empty if every
-  // free rotation converged).
+  // activation warning (empty if no point was left out), its rotation warning (empty if every
+  // free rotation converged) and its position warning (empty if the position stage closed every
+  // overlap to its tolerance).
   // Ctrl-C (a Python signal handler that raises, KeyboardInterrupt by default) stops the run after
   // its step: the files are written up to there, summary.json names the exception, and the
   // exception is raised once they are in place. Python's own handlers, none installed here.
-  std::tuple<std::string, std::string, std::string, std::string> write(
+  std::tuple<std::string, std::string, std::string, std::string, std::string> write(
       const std::string& directory) {
     RunOptions options;
     options.output_directory = directory;
@@ -101,7 +107,8 @@ class PySimulation {
     stepped_ = true;
     if (!result.interrupted.empty() && PyErr_Occurred() != nullptr) throw py::error_already_set();
     return {result.summary_json, convergence_warning(result.solver, result.steps),
-            activation_warning(result.stages, result.steps), rotation_warning(result.stages)};
+            activation_warning(result.stages, result.steps), rotation_warning(result.stages),
+            position_warning(result.stages, result.steps, sim_.model().solver.position_tolerance)};
   }
 
   py::array_t<double> vec_rows(const std::vector<Vec3>& v) const {

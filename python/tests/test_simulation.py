@@ -248,6 +248,37 @@ def test_a_free_rotation_that_does_not_converge_warns_like_the_cli(tmp_path):
         coulomb.load(str(path)).run()
 
 
+def _squeezed_row(room):
+    """Five balls of 0.1 m at rest in a row 1.0 m long between two fixed walls `room` m apart."""
+    lines = ["name: squeeze", "gravity: [0, 0, 0]", "time: {end: 0.005, step: 1.0e-3}", "bodies:",
+             "  - {name: left, fixed: true, shapes: [{type: plane, normal: [1, 0, 0]}]}",
+             "  - {name: right, fixed: true, shapes: [{type: plane, normal: [-1, 0, 0], "
+             "offset: %r}]}" % -room]
+    for i in range(5):
+        lines.append("  - {name: b%d, mass: 1.0, shapes: [{type: sphere, radius: 0.1}], "
+                     "position: [%r, 0, 0]}" % (i, 0.1 + 0.2 * i))
+    return "\n".join(lines) + "\n"
+
+
+def test_overlaps_the_position_stage_leaves_warn_like_the_cli(tmp_path):
+    """Walls 1 mm closer than the row is long: no displacement closes the six contacts, so every
+    step leaves overlaps above the stage's tolerance (1e-8 m). With 1 mm to spare: no warning."""
+    import warnings
+    path = tmp_path / "squeeze.yaml"
+    path.write_text(_squeezed_row(0.999))
+    assert issubclass(coulomb.PositionWarning, RuntimeWarning)
+    with pytest.warns(coulomb.PositionWarning, match=r"^in 2 of 2 steps the position stage left "
+                      r"overlaps above its tolerance of 1e-08 m after its sweeps \(largest "):
+        coulomb.load(str(path)).step(2)
+    with pytest.warns(coulomb.PositionWarning, match="position stage"):
+        summary = coulomb.load(str(path)).write(tmp_path / "out")
+    assert summary["position_stage"]["unclosed_steps"] == 5
+    path.write_text(_squeezed_row(1.001))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", coulomb.PositionWarning)
+        coulomb.load(str(path)).run()
+
+
 def test_converged_steps_do_not_warn():
     import warnings
     sim = coulomb.load(BILLIARD)
