@@ -64,8 +64,9 @@ namespace {
 // warning, and handled at the next step). Why 1000: with 100 the dropped piles of the peer
 // benchmark ended steps with overlaps above the tolerance (1e-8 m) — 17 of the first 600 steps of
 // 1000 spheres, up to 1.05e-7 m; 37 of the first 400 of 8000 spheres, up to 2.77e-7 m — and with
-// 1000 none, at no measurable cost (the runs' speed moved with their sweeps, within their spread:
-// most steps stop within a few sweeps, and only those that need more take them).
+// 1000 none. Its cost, measured on the 1000 spheres' 600 steps (stage `correct`, two threads):
+// 0.46 s before, 0.58 s after, of 19 s (most steps stop within a few sweeps; only those that need
+// more take them).
 constexpr int kMaxSweeps = 1000;
 
 // Passes of the end-configuration check at most (collide, project, displace); the overlaps a
