@@ -199,8 +199,9 @@ joints:
     worst_side = std::max(worst_side, (d - d.dot(a) * a).norm());
     beyond = std::max(beyond, d.dot(a) - 0.2);
     // Before the stop: s = g_a t²/2 exactly (a constant force, the midpoint rule): 1e-12 m.
-    if (sim.state().time < t_hit - 2e-3)
+    if (sim.state().time < t_hit - 2e-3) {
       EXPECT_NEAR(d.dot(a), 0.5 * accel * sim.state().time * sim.state().time, 1e-12);
+    }
   }
   // The slide stays on the axis and never passes the limit: round-off (lengths of order 1 m).
   EXPECT_LT(worst_side, 1e-14);
