@@ -193,12 +193,9 @@ void configure_balls(Model& model, const char* name, double mu) {
   model.contacts = {balls};
 }
 
-// A row of frictionless balls: ball i at x[i], ball 0 moving at v along x, the others at rest.
-void add_row(Model& model, State& state, const char* name, const char* solver, TimeScheme scheme,
-             const std::vector<Vec3>& x) {
-  configure_balls(model, name, 0.0);
-  ASSERT_TRUE(parse_solver_kind(solver, model.solver.kind));
-  model.solver.scheme = scheme;
+// Balls "ball0", "ball1", ... at x[i]: ball 0 moving at v0 and spinning at w0, the others at rest.
+void add_balls(Model& model, State& state, const std::vector<Vec3>& x, const Vec3& v0,
+               const Vec3& w0) {
   for (std::size_t i = 0; i < x.size(); ++i)
     add_body(model, state,
              {.name = "ball" + std::to_string(i),
@@ -206,8 +203,18 @@ void add_row(Model& model, State& state, const char* name, const char* solver, T
               .mass = kMass,
               .inertia_B = testing::solid_sphere_inertia(kMass, kRadius),
               .x = x[i],
-              .v = Vec3(i == 0 ? kSpeed : 0.0, 0.0, 0.0)},
+              .v = i == 0 ? v0 : Vec3::Zero(),
+              .w = i == 0 ? w0 : Vec3::Zero()},
              {testing::sphere_shape(kRadius)});
+}
+
+// A row of frictionless balls: ball i at x[i], ball 0 moving at v along x, the others at rest.
+void add_row(Model& model, State& state, const char* name, const char* solver, TimeScheme scheme,
+             const std::vector<Vec3>& x) {
+  configure_balls(model, name, 0.0);
+  ASSERT_TRUE(parse_solver_kind(solver, model.solver.kind));
+  model.solver.scheme = scheme;
+  add_balls(model, state, x, Vec3(kSpeed, 0.0, 0.0), Vec3::Zero());
   model.finalize();
 }
 
@@ -379,16 +386,7 @@ TEST(Chain, PointsLeftOutInGeneral3DMotionAreReportedWithTheirOverlap) {
     State state;
     configure_balls(model, "left-out-3d", 0.3);
     model.solver.scheme = scheme;
-    for (std::size_t i = 0; i < 7; ++i)
-      add_body(model, state,
-               {.name = "ball" + std::to_string(i),
-                .material = 0,
-                .mass = kMass,
-                .inertia_B = testing::solid_sphere_inertia(kMass, kRadius),
-                .x = x[i],
-                .v = i == 0 ? Vec3(1.0, 0.6, 0.3) : Vec3::Zero(),
-                .w = i == 0 ? Vec3(4.0, -7.0, 11.0) : Vec3::Zero()},
-               {testing::sphere_shape(kRadius)});
+    add_balls(model, state, x, Vec3(1.0, 0.6, 0.3), Vec3(4.0, -7.0, 11.0));
     model.finalize();
     Workspace ws;
     prepare(model, ws);
@@ -463,17 +461,7 @@ TEST(Chain, ContactsClosedByTheImpulsesJoinTheProblemIn3D) {
   const Vec3 x2 = x1 + (2.0 * kRadius + 1e-5) * n12;
   const Vec3 v0 = Vec3(1.0, 0.6, 0.3);
   const Vec3 w0 = Vec3(4.0, -7.0, 11.0);
-  const Vec3 x[3] = {x0, x1, x2};
-  for (int i = 0; i < 3; ++i)
-    add_body(model, state,
-             {.name = "ball" + std::to_string(i),
-              .material = 0,
-              .mass = kMass,
-              .inertia_B = testing::solid_sphere_inertia(kMass, kRadius),
-              .x = x[i],
-              .v = i == 0 ? v0 : Vec3::Zero(),
-              .w = i == 0 ? w0 : Vec3::Zero()},
-             {testing::sphere_shape(kRadius)});
+  add_balls(model, state, {x0, x1, x2}, v0, w0);
   model.finalize();
   const auto momenta = [&](Vec3& p, Vec3& l) {
     p.setZero();
