@@ -68,13 +68,15 @@ class PositionWarning(RuntimeWarning):
     not change."""
 
 
+_CATEGORIES = {"rotation": RotationWarning, "position": PositionWarning,
+               "activation": ActivationWarning, "convergence": ConvergenceWarning}
+
+
 def _warn_if(messages) -> None:
-    """Emits a ConvergenceWarning, an ActivationWarning, a RotationWarning and a PositionWarning
-    for the core's non-empty messages (in that order)."""
-    for message, category in zip(messages, (ConvergenceWarning, ActivationWarning,
-                                            RotationWarning, PositionWarning)):
-        if message:
-            warnings.warn(message, category, stacklevel=3)
+    """Emits each of the core's (kind, text) warnings as its category, in the order `coulomb run`
+    prints them."""
+    for kind, message in messages:
+        warnings.warn(message, _CATEGORIES[kind], stacklevel=3)
 
 
 class Simulation:
@@ -115,7 +117,7 @@ class Simulation:
         Warns (ConvergenceWarning) if some steps did not converge, where `coulomb run` exits
         with status 3, (ActivationWarning) if some left points out, (RotationWarning) if a
         free rotation did not converge and (PositionWarning) if overlaps were left (as step)."""
-        summary, *warnings_ = self._core.write(os.fspath(directory))
+        summary, warnings_ = self._core.write(os.fspath(directory))
         _warn_if(warnings_)
         return json.loads(summary)
 

@@ -36,16 +36,21 @@ namespace {
 // A scene being simulated: model, state and workspace together.
 class PySimulation {
  public:
-  // The warnings of some steps (convergence, activation, rotation, position), as `coulomb run`
-  // prints them; empty texts for those that did not occur.
-  using Warnings = std::tuple<std::string, std::string, std::string, std::string>;
+  // The warnings of some steps as (kind, text) pairs (run_warnings: "rotation", "position",
+  // "activation", "convergence", in the order `coulomb run` prints them), none for what did not
+  // occur; the Python layer raises each as its category.
+  using Warnings = std::vector<std::pair<std::string, std::string>>;
+  static Warnings warnings(const SolverStatistics& solver, const StepStatistics& stages,
+                           std::int64_t steps, double position_tolerance) {
+    Warnings out;
+    for (const RunWarning& w : run_warnings(solver, stages, steps, position_tolerance))
+      out.emplace_back(to_string(w.kind), w.text);
+    return out;
+  }
   explicit PySimulation(Scene scene) : file_(scene.file), sim_(runnable(scene)) {}
 
-  // Takes n steps; returns the convergence warning of these steps (empty if all converged), their
-  // activation warning (empty if no point was left out), their rotation warning (empty if every
-  // free rotation converged) and their position warning (empty if the position stage closed every
-  // overlap to its tolerance), the texts `coulomb run` prints, for the Python layer to raise as a
-  // ConvergenceWarning, an ActivationWarning, a RotationWarning and a PositionWarning.
+  // Takes n steps; returns their warnings (the texts `coulomb run` prints, for the Python layer to
+  // raise as a RotationWarning, PositionWarning, ActivationWarning or ConvergenceWarning).
   // The GIL is released while stepping: other Python threads run meanwhile.
   Warnings step(long n) {
     if (n < 0) throw std::invalid_argument("step: n must be >= 0, got " + std::to_string(n));
@@ -66,8 +71,7 @@ class PySimulation {
     }
     stepped_ = true;
     if (!non_finite.empty()) throw std::runtime_error(non_finite);
-    return {convergence_warning(call, n), activation_warning(stages, n), rotation_warning(stages),
-            position_warning(stages, n, sim_.model().solver.position_tolerance)};
+    return warnings(call, stages, n, sim_.model().solver.position_tolerance);
   }
   Warnings run(std::optional<double> end) {
     const double t = end.value_or(sim_.model().end_time);
@@ -84,15 +88,11 @@ class PySimulation {
     return n > 0 ? step(static_cast<long>(n)) : Warnings();
   }
   // Runs to the scene's end time writing the usual output files into `directory`; returns the
-  // summary (JSON text), the convergence warning of the run (empty if all converged), its
-  // activation warning (empty if no point was left out), its rotation warning (empty if every
-  // free rotation converged) and its position warning (empty if the position stage closed every
-  // overlap to its tolerance).
+  // summary (JSON text) and the run's warnings (as step's).
   // Ctrl-C (a Python signal handler that raises, KeyboardInterrupt by default) stops the run after
   // its step: the files are written up to there, summary.json names the exception, and the
   // exception is raised once they are in place. Python's own handlers, none installed here.
-  std::tuple<std::string, std::string, std::string, std::string, std::string> write(
-      const std::string& directory) {
+  std::pair<std::string, Warnings> write(const std::string& directory) {
     RunOptions options;
     options.output_directory = directory;
     options.scene_source = file_;
@@ -106,9 +106,8 @@ class PySimulation {
     const RunResult result = coulomb::run(sim_, options);
     stepped_ = true;
     if (!result.interrupted.empty() && PyErr_Occurred() != nullptr) throw py::error_already_set();
-    return {result.summary_json, convergence_warning(result.solver, result.steps),
-            activation_warning(result.stages, result.steps), rotation_warning(result.stages),
-            position_warning(result.stages, result.steps, sim_.model().solver.position_tolerance)};
+    return {result.summary_json, warnings(result.solver, result.stages, result.steps,
+                                          sim_.model().solver.position_tolerance)};
   }
 
   py::array_t<double> vec_rows(const std::vector<Vec3>& v) const {

@@ -251,25 +251,21 @@ int run_command(const RunArgs& args) {
                result.output_directory);
     return kExitSignalBase + StopSignals::signal_number(result.interrupted);
   }
-  // A free rotation that did not converge: one warning line (the state is still finite).
-  if (const std::string w = coulomb::rotation_warning(result.stages); !w.empty())
-    fmt::print(stderr, "coulomb: warning: {}\n", w);
-  // Overlaps the position stage left above its tolerance: one warning line.
-  if (const std::string w =
-          coulomb::position_warning(result.stages, result.steps, model.solver.position_tolerance);
-      !w.empty())
-    fmt::print(stderr, "coulomb: warning: {}\n", w);
-  // Points the impulses close that the activation passes left out: one warning line.
-  if (const std::string w = coulomb::activation_warning(result.stages, result.steps); !w.empty())
-    fmt::print(stderr, "coulomb: warning: {}\n", w);
-  // Steps whose solve did not converge: one warning line, exit status 3 (docs/outputs.md).
-  const std::string warning = coulomb::convergence_warning(result.solver, result.steps);
-  if (!warning.empty()) {
-    fmt::print(stderr, "coulomb: warning: {}; see {}\n", warning,
+  // One line per warning (a free rotation that did not converge, overlaps the position stage
+  // left, points the activation passes left out, steps whose solve did not converge); the last
+  // names solver.csv and sets exit status 3 (docs/outputs.md).
+  int status = kExitSuccess;
+  for (const coulomb::RunWarning& w : coulomb::run_warnings(
+           result.solver, result.stages, result.steps, model.solver.position_tolerance)) {
+    if (w.kind != coulomb::RunWarningKind::convergence) {
+      fmt::print(stderr, "coulomb: warning: {}\n", w.text);
+      continue;
+    }
+    fmt::print(stderr, "coulomb: warning: {}; see {}\n", w.text,
                (std::filesystem::path(result.output_directory) / "solver.csv").string());
-    return kExitNotConverged;
+    status = kExitNotConverged;
   }
-  return kExitSuccess;
+  return status;
 }
 
 }  // namespace

@@ -251,14 +251,10 @@ std::string run_variant(const SweepSpec& spec, const Variant& variant, const std
     } else {
       status = result.solver.not_converged > 0 ? "not_converged" : "completed";
       // Every warning `coulomb run` prints, in its order, joined by "; ".
-      for (const std::string& w :
-           {rotation_warning(result.stages),
-            position_warning(result.stages, result.steps, sim.model().solver.position_tolerance),
-            activation_warning(result.stages, result.steps),
-            convergence_warning(result.solver, result.steps)}) {
-        if (w.empty()) continue;
+      for (const RunWarning& w : run_warnings(result.solver, result.stages, result.steps,
+                                              sim.model().solver.position_tolerance)) {
         if (!message.empty()) message += "; ";
-        message += w;
+        message += w.text;
       }
     }
   } catch (const std::exception& e) {

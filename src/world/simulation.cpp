@@ -100,6 +100,33 @@ std::string convergence_warning(const SolverStatistics& stats, std::int64_t step
                      stats.not_converged, steps, stats.worst_error, stats.worst_error_time);
 }
 
+const char* to_string(RunWarningKind kind) {
+  switch (kind) {
+    case RunWarningKind::rotation:
+      return "rotation";
+    case RunWarningKind::position:
+      return "position";
+    case RunWarningKind::activation:
+      return "activation";
+    case RunWarningKind::convergence:
+      return "convergence";
+  }
+  return "unknown";
+}
+
+std::vector<RunWarning> run_warnings(const SolverStatistics& solver, const StepStatistics& stages,
+                                     std::int64_t steps, double position_tolerance) {
+  std::vector<RunWarning> out;
+  const auto add = [&out](RunWarningKind kind, std::string text) {
+    if (!text.empty()) out.push_back({kind, std::move(text)});
+  };
+  add(RunWarningKind::rotation, rotation_warning(stages));
+  add(RunWarningKind::position, position_warning(stages, steps, position_tolerance));
+  add(RunWarningKind::activation, activation_warning(stages, steps));
+  add(RunWarningKind::convergence, convergence_warning(solver, steps));
+  return out;
+}
+
 Simulation::Simulation(Model model, State state)
     : model_(std::move(model)), state_(std::move(state)) {
   model_.finalize();

@@ -780,6 +780,45 @@ TEST(Run, PositionWarningTextNamesTheCountTheLargestOverlapAndItsTime) {
       "from growing (docs/nonsmooth.md, position stage)");
 }
 
+// The one list of a run's warnings (the CLI's lines, the sweep row's message, Python's
+// categories): none for a clean run; with all four, rotation, position, activation and
+// convergence, in that order, each the text of its own function.
+TEST(Run, RunWarningsListEveryWarningInTheOrderTheCliPrintsThem) {
+  SolverStatistics solver;
+  StepStatistics stages;
+  EXPECT_TRUE(run_warnings(solver, stages, 10, 1e-8).empty());
+  SolverResult capped;
+  capped.status = SolverStatus::max_iterations;
+  capped.error = 3.2e-4;
+  capped.method = "nsgs";
+  solver.add(capped, 0.2);
+  StepReport report;
+  report.rotation_failures = 1;
+  report.unclosed = 2e-7;
+  report.left_out = 2;
+  report.left_out_overlap = 1e-5;
+  stages.add(report, 0.3);
+  const std::vector<RunWarning> w = run_warnings(solver, stages, 10, 1e-8);
+  ASSERT_EQ(w.size(), 4u);
+  EXPECT_EQ(w[0].kind, RunWarningKind::rotation);
+  EXPECT_EQ(w[0].text, rotation_warning(stages));
+  EXPECT_EQ(w[1].kind, RunWarningKind::position);
+  EXPECT_EQ(w[1].text, position_warning(stages, 10, 1e-8));
+  EXPECT_EQ(w[2].kind, RunWarningKind::activation);
+  EXPECT_EQ(w[2].text, activation_warning(stages, 10));
+  EXPECT_EQ(w[3].kind, RunWarningKind::convergence);
+  EXPECT_EQ(w[3].text, convergence_warning(solver, 10));
+  EXPECT_STREQ(to_string(RunWarningKind::position), "position");
+  // Only what occurred: the position stage's overlap alone.
+  StepStatistics only;
+  StepReport unclosed;
+  unclosed.unclosed = 2e-7;
+  only.add(unclosed, 0.1);
+  const std::vector<RunWarning> one = run_warnings(SolverStatistics{}, only, 10, 1e-8);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].kind, RunWarningKind::position);
+}
+
 TEST(Run, ConvergenceWarningNamesTheCountTheWorstErrorAndItsTime) {
   SolverStatistics stats;
   SolverResult ok;

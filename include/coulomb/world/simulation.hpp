@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace coulomb {
 
@@ -79,6 +80,25 @@ struct StepStatistics {
 /// (StepStatistics::unclosed_steps); empty when there were none.
 [[nodiscard]] std::string position_warning(const StepStatistics& stats, std::int64_t steps,
                                            double tolerance);
+
+/// What a run's warnings are about, in the order `coulomb run` prints them.
+enum class RunWarningKind : std::uint8_t { rotation, position, activation, convergence };
+
+/// "rotation", "position", "activation" or "convergence".
+[[nodiscard]] const char* to_string(RunWarningKind kind);
+
+/// One warning line's text (without the CLI's "coulomb: warning: " prefix).
+struct RunWarning {
+  RunWarningKind kind;
+  std::string text;
+};
+
+/// Every warning of some steps, in the order `coulomb run` prints them (rotation_warning,
+/// position_warning, activation_warning, convergence_warning), those that did not occur left out:
+/// the one list the CLI, the sweep runner and the Python module read.
+[[nodiscard]] std::vector<RunWarning> run_warnings(const SolverStatistics& solver,
+                                                   const StepStatistics& stages, std::int64_t steps,
+                                                   double position_tolerance);
 
 /// The one-line warning of steps that did not converge, e.g. "12 of 5000 steps did not converge
 /// (worst error 3.2e-4 at t = 1.234 s)"; empty when every solve converged.
