@@ -66,8 +66,9 @@ struct StepReport {
   int non_finite_body = -1;  ///< the first body whose state is not finite (-1: none)
   StateQuantity non_finite_quantity = StateQuantity::none;  ///< and which of its quantities
   /// Position stage: deepest predicted end-of-step penetration before the correction [m] (0 if
-  /// none), the largest one left after it [m], and the Gauss–Seidel sweeps it took (0: no
-  /// correction was needed).
+  /// none), the largest one left after it [m], and the Gauss–Seidel sweeps it took with the
+  /// iterations of the projected conjugate gradients that follow them where they leave a row
+  /// open (correct.cpp; 0: no correction was needed).
   double penetration = 0.0;
   double penetration_left = 0.0;
   int correction_sweeps = 0;
@@ -283,6 +284,12 @@ struct PositionStage {
   std::vector<Vec6d> displacement;
   std::vector<Vec3> dx;      ///< (nbodies) displacement of the centre of mass [m]
   std::vector<Vec3> dtheta;  ///< (nbodies) rotation vector, world [rad]
+  /// The projected conjugate gradients that take over from Gauss–Seidel when its sweeps run out
+  /// (correct.cpp, mprgp): the gradient (each row's gap), the search direction, W times it, per
+  /// row, and the sweeps' answer (kept when the gradients do not close every row); W's product
+  /// gathered per body.
+  std::vector<double> cg_gradient, cg_direction, cg_product, cg_start;
+  std::vector<Vec6d> cg_body;
 
   /// The end-configuration check (correct.cpp): the shape pairs of turning bodies with edges
   /// collided again at the corrected poses, the points still overlapping, their normal rows
