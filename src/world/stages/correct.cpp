@@ -126,13 +126,11 @@ void apply_w(const Rows& p, const std::vector<double>& v, std::vector<Vec6d>& bo
 
 // Iterations of the projected conjugate gradients at most, after Gauss–Seidel's sweeps. Measured:
 // a leaning column of 20, 40, 80 spheres overlapping by 0.1 mm each (tests/world/correct_test.cpp)
-// took 20, 40, 80 iterations; stacks of 20, 40, 80 cubes, each turned on the one below, 62, 1938
-// and 1617 (the redundant rows of a face on a face restart the gradients often); the steps of the
-// peer benchmark's drum that the sweeps left open, 12–154. The deepest overlap is not monotone
-// along the iterations (the method decreases the quadratic: the 40 cubes' 4.8e-5 m went through
-// 4.6e-4 m on its way to 1e-11 m), so there is no earlier stop than the closing one; a problem no
-// displacement closes (bodies squeezed between walls too close) runs the whole budget, in a step
-// whose overlaps the sweeps left anyway.
+// took 20, 40, 80 iterations; stacks of 20, 40, 80 cubes, each turned on the one below, 62, 131,
+// 272; the steps of the peer benchmark's drum that the sweeps left open, 12–154. The method
+// decreases the quadratic, not the deepest overlap (which can rise tenfold on the way), so there
+// is no earlier stop than the closing one; a problem no displacement closes (bodies squeezed
+// between walls too close) runs the whole budget, in a step whose overlaps the sweeps left anyway.
 constexpr int kMaxCgIterations = 3000;
 
 // Dostál's MPRGP (modified proportioning with reduced gradient projections) on the same problem,
@@ -142,7 +140,7 @@ constexpr int kMaxCgIterations = 3000;
 // their part of the gradient outweighs the free rows' (proportioning, Γ = 1). Gauss–Seidel
 // propagates a push one body a sweep, so a stack or a chain of n bodies takes O(n²) sweeps to
 // close: after 1000 sweeps a column of 40 spheres overlapping by 0.1 mm each kept 4.8e-7 m, 80
-// spheres 1.3e-6 m, a stack of 40 turned cubes 4.8e-5 m; conjugate gradients take O(n) iterations.
+// spheres 1.3e-6 m; conjugate gradients take O(n) iterations.
 // ᾱ = 1/λ with λ ≥ ‖W‖ by Gershgorin's bound over the bodies (ᾱ ∈ (0, 2/‖W‖] as MPRGP needs).
 // κ holds the starting point on entry and the answer on exit; stops when no row's gap is below
 // −1e-3 tolerance (as the sweeps do) or at kMaxCgIterations. Returns the iterations.
