@@ -187,8 +187,8 @@ TEST(PositionStage, TumblingCubesEndEveryStepWithoutOverlap) {
 // A jumbled 3-D cluster: 343 spheres of three radii (5, 6, 7 cm) and masses on a sheared,
 // jittered 7×7×7 lattice of spacing 9.6 cm (neighbours overlapping by up to centimetres), at rest
 // but each spinning about its own axis, μ = 0.3, no gravity; `walls` > 0 puts them in a box of six
-// fixed planes `walls` from the centre on every side. (At rest: a contact that separates is left
-// to its own motion by the stage, docs/nonsmooth.md, and the test is of the projection.)
+// fixed planes `walls` from the centre on every side. (At rest, so that the step's impulses
+// hardly move them before the projection: the test is of the projection.)
 struct Cluster {
   Model model;
   State state;
@@ -224,6 +224,20 @@ struct Cluster {
   }
 };
 
+// A floor, no restitution, μ = 0.5, h = 1 ms: what the stacks below stand on.
+struct Floor {
+  Model model = testing::make_model(0.5, 0.0, 1e-3, 1.0);
+  State state;
+  Floor() { add_body(model, state, {.name = "floor", .fixed = true}, {testing::plane_shape()}); }
+};
+
+// The deepest overlap the narrowphase finds between the bodies at their poses [m] (0: none).
+double deepest_overlap(const Model& model, const State& state) {
+  double deepest = 0.0;
+  for (const Overlap& o : find_overlaps(model, state, 0.0)) deepest = std::max(deepest, o.depth);
+  return deepest;
+}
+
 // The stage closes a jumbled 3-D cluster in one step: no overlap above the tolerance is left, by
 // its own count and by the narrowphase at the end poses. It takes 181 sweeps; with at most 100
 // (before the twelfth wave) it left 1.6e-7 m, above the tolerance (1e-8 m). In a box too small for
@@ -237,9 +251,7 @@ TEST(PositionStage, ClosesAJumbledClusterIn3DAndCountsWhatABoxTooSmallLeaves) {
   EXPECT_LT(r.correction_sweeps, 1000);
   EXPECT_EQ(r.unclosed, 0.0);
   EXPECT_LE(r.penetration_left, 1e-3 * free.model.solver.position_tolerance);
-  double deepest = 0.0;
-  for (const Overlap& o : find_overlaps(free.model, free.state, 0.0))
-    deepest = std::max(deepest, o.depth);
+  const double deepest = deepest_overlap(free.model, free.state);
   // The rows' gaps are linearised at the step's contact points; a sphere pair's gap is exact in
   // the centres' displacement to first order, the rest is the square of the displacement over the
   // radii (millimetres over centimetres: ~1e-4 of it): far below the centimetre overlaps closed.
@@ -258,9 +270,9 @@ TEST(PositionStage, ClosesAJumbledClusterIn3DAndCountsWhatABoxTooSmallLeaves) {
 // sweeps 1.3e-6 m were left (40 spheres: 4.8e-7 m), above the tolerance. The projected conjugate
 // gradients that take over from its answer close the column in 80 iterations.
 TEST(PositionStage, ClosesALongColumnThatTheSweepsAloneLeaveOpen) {
-  Model model = testing::make_model(0.5, 0.0, 1e-3, 1.0);
-  State state;
-  add_body(model, state, {.name = "floor", .fixed = true}, {testing::plane_shape()});
+  Floor scene;
+  Model& model = scene.model;
+  State& state = scene.state;
   constexpr int kSpheres = 80;
   constexpr double kOverlap = 1e-4;
   Vec3 below = Vec3::Zero();
@@ -292,8 +304,7 @@ TEST(PositionStage, ClosesALongColumnThatTheSweepsAloneLeaveOpen) {
   // A sphere pair's gap is linear in the centres' displacement up to its square over the radii;
   // the displacements here are along the normals, and the narrowphase at the end poses finds
   // overlaps of round-off (1e-17 m).
-  double deepest = 0.0;
-  for (const Overlap& o : find_overlaps(model, state, 0.0)) deepest = std::max(deepest, o.depth);
+  const double deepest = deepest_overlap(model, state);
   EXPECT_LT(deepest, 1e-9) << "deepest overlap at the end poses";
 }
 
@@ -302,13 +313,13 @@ TEST(PositionStage, ClosesALongColumnThatTheSweepsAloneLeaveOpen) {
 // pair touches face on face (four corners, a statically indeterminate support), so the step's
 // impulses leave some corners with a tiny outward velocity (~1e-7 m/s). Those corners used to
 // count as rebounding and were only kept from going deeper: the stage closed the other corners by
-// tilting each box 1e-3 rad more than the one below, the rows reported closed and the
-// narrowphase at the end poses found every pair still 0.1 mm deep (the top box rose 1.1 mm of
-// 2.0). Without restitution an outward velocity is no rebound: every corner is lifted.
+// tilting the boxes (the first by 1.25e-3 rad), the rows reported closed and the narrowphase at
+// the end poses found pairs still 0.4 mm deep (the top box rose 1.03 mm of 2.0). Without
+// restitution an outward velocity is no rebound: every corner is lifted.
 TEST(PositionStage, LiftsEveryCornerOfAStackOfBoxesWithoutRestitution) {
-  Model model = testing::make_model(0.5, 0.0, 1e-3, 1.0);
-  State state;
-  add_body(model, state, {.name = "floor", .fixed = true}, {testing::plane_shape()});
+  Floor scene;
+  Model& model = scene.model;
+  State& state = scene.state;
   constexpr int kBoxes = 20;
   constexpr double kOverlap = 1e-4;
   const Vec3 half(0.06, 0.04, 0.05);
@@ -329,8 +340,7 @@ TEST(PositionStage, LiftsEveryCornerOfAStackOfBoxesWithoutRestitution) {
   Workspace ws;
   const StepReport& r = step(model, state, ws);
   EXPECT_EQ(r.unclosed, 0.0);
-  double deepest = 0.0;
-  for (const Overlap& o : find_overlaps(model, state, 0.0)) deepest = std::max(deepest, o.depth);
+  const double deepest = deepest_overlap(model, state);
   // A box pair's gap is linear in a translation; what is left is the projection's own tolerance.
   EXPECT_LT(deepest, 1e-9) << "deepest overlap at the end poses";
   // The top box rose by the 20 overlaps (the stack is supported: the step's impulses stop its
