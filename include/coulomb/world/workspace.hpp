@@ -74,7 +74,8 @@ struct StepReport {
   int correction_sweeps = 0;
   /// Position stage: the largest overlap its projections left above `position_tolerance` after
   /// their sweeps [m]; 0 when they closed every overlap they took on to the tolerance (or did not
-  /// run). A rebounding contact's penetration is not the stage's to close and does not count.
+  /// run). The penetration of a contact rebounding with restitution is not the stage's to close
+  /// and does not count.
   double unclosed = 0.0;
   /// Joints: the largest position error of a joint row after the position stage (|C| of an
   /// equality row, max(0, −C) of a string) [m or -] (docs/joints.md)
