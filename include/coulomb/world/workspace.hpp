@@ -248,8 +248,9 @@ struct StepResults {
   std::vector<Vec3> moment;
   std::vector<ContactStatus> status;  ///< (npoints) after the step
   std::vector<double> end_gap;        ///< (nactive) predicted end-of-step gap [m]
-  /// (nactive) 1 when the contact leaves the step with an outward normal velocity (a rebound):
-  /// the position stage does not close its penetration (docs/nonsmooth.md)
+  /// (nactive) 1 when the contact, whose law has restitution (e_n > 0), leaves the step with an
+  /// outward normal velocity (a rebound): the position stage does not close its penetration
+  /// (docs/nonsmooth.md)
   std::vector<std::uint8_t> rebounding;
   std::vector<Vec3> impulse_force;   ///< (nbodies) contact impulse on the body [N s]
   std::vector<Vec3> impulse_torque;  ///< (nbodies) about the centre of mass [N m s]

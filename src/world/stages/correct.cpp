@@ -102,18 +102,24 @@ struct EndRows {
   [[nodiscard]] double w(std::size_t i) const { return s.end_w[i]; }
 };
 
-// out = W v over the rows (W = J M⁻¹ Jᵀ, never formed): the displacement Σ G_i v_i gathered per
-// body, then each row's J on its two bodies. Rows with W_ii = 0 (both bodies fixed) give 0.
+// The displacement Σ G_i v_i of the rows' multipliers v, gathered per body (`body` keeps its size).
 template <class Rows>
-void apply_w(const Rows& p, const std::vector<double>& v, std::vector<Vec6d>& body,
-             std::vector<double>& out) {
-  const std::size_t n = v.size();
+void gather(const Rows& p, const std::vector<double>& v, std::vector<Vec6d>& body) {
   std::fill(body.begin(), body.end(), Vec6d::Zero());
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < v.size(); ++i) {
     if (v[i] == 0.0) continue;
     if (p.body1(i) >= 0) body[p.body1(i)] += v[i] * p.G1(i);
     if (p.body2(i) >= 0) body[p.body2(i)] += v[i] * p.G2(i);
   }
+}
+
+// out = W v over the rows (W = J M⁻¹ Jᵀ, never formed): the displacement of v gathered per body,
+// then each row's J on its two bodies. Rows with W_ii = 0 (both bodies fixed) give 0.
+template <class Rows>
+void apply_w(const Rows& p, const std::vector<double>& v, std::vector<Vec6d>& body,
+             std::vector<double>& out) {
+  const std::size_t n = v.size();
+  gather(p, v, body);
   for (std::size_t i = 0; i < n; ++i) {
     double y = 0.0;
     if (p.w(i) > 0.0) {
@@ -266,6 +272,13 @@ int solve_positions(const Rows& p, std::size_t body_count, const std::vector<dou
     if (p.body2(i) >= 0) g += p.J2(i).dot(d[p.body2(i)]);
     return g;
   };
+  // The deepest penetration left.
+  const auto deepest_left = [&] {
+    double deepest = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (p.w(i) > 0.0) deepest = std::max(deepest, -gap_after(i));
+    return deepest;
+  };
   int sweeps = 0;
   left = 0.0;
   for (int s = 1; s <= kMaxSweeps; ++s) {
@@ -279,10 +292,7 @@ int solve_positions(const Rows& p, std::size_t body_count, const std::vector<dou
       if (p.body1(i) >= 0) d[p.body1(i)] += delta * p.G1(i);
       if (p.body2(i) >= 0) d[p.body2(i)] += delta * p.G2(i);
     }
-    // The deepest penetration left.
-    left = 0.0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (p.w(i) > 0.0) left = std::max(left, -gap_after(i));
+    left = deepest_left();
     if (left <= 1e-3 * tolerance) break;
   }
   if (left > 1e-3 * tolerance) {
@@ -294,15 +304,8 @@ int solve_positions(const Rows& p, std::size_t body_count, const std::vector<dou
     // answer is kept there, and what it leaves is counted.
     if (left > 1e-3 * tolerance) kappa.swap(scratch.cg_start);
     // The displacement of the answer, and what it leaves (from d itself, as the sweeps do).
-    d.assign(body_count, Vec6d::Zero());
-    for (std::size_t i = 0; i < n; ++i) {
-      if (kappa[i] == 0.0) continue;
-      if (p.body1(i) >= 0) d[p.body1(i)] += kappa[i] * p.G1(i);
-      if (p.body2(i) >= 0) d[p.body2(i)] += kappa[i] * p.G2(i);
-    }
-    left = 0.0;
-    for (std::size_t i = 0; i < n; ++i)
-      if (p.w(i) > 0.0) left = std::max(left, -gap_after(i));
+    gather(p, kappa, d);
+    left = deepest_left();
   }
   return sweeps;
 }
@@ -349,20 +352,17 @@ void correct_contacts(const Model& model, const ActiveSet& active, const Contact
   // restitution) leaves its penetration by its own motion; lifting it too would add the
   // potential energy of the lift on top of the rebound at every impact, and a box landing on a
   // face with e > 0 would chatter between its edges for ever on that energy. It only must not be
-  // pushed deeper. Without restitution an outward velocity is no rebound: a face on a face is a
-  // statically indeterminate support, and the step's impulses can leave some of its corners
-  // moving out at ~1e-7 m/s; taking those for rebounds closed a stack's overlaps by tilting each
-  // box on the corners left open, and every pair stayed 0.1 mm deep (the test of the stack of 20
-  // boxes in tests/world/correct_test.cpp).
+  // pushed deeper. Without restitution an outward velocity is no rebound (StepResults::rebounding
+  // says so): a face on a face is a statically indeterminate support, and the step's impulses can
+  // leave some of its corners moving out at ~1e-7 m/s; taking those for rebounds closed a stack's
+  // overlaps by tilting each box on the corners left open, and every pair stayed 0.1 mm deep (the
+  // test of the stack of 20 boxes in tests/world/correct_test.cpp).
   double deepest = 0.0, to_close = 0.0;
   out.target_gap.resize(nactive);
   for (std::size_t i = 0; i < nactive; ++i) {
     deepest = std::max(deepest, -results.end_gap[i]);
     out.target_gap[i] =
-        results.rebounding[i] &&
-                model.compiled.laws[static_cast<std::size_t>(contact.laws_of_active[i])].e_n > 0.0
-            ? std::max(0.0, results.end_gap[i])
-            : results.end_gap[i];
+        results.rebounding[i] ? std::max(0.0, results.end_gap[i]) : results.end_gap[i];
     to_close = std::max(to_close, -out.target_gap[i]);
   }
   report.penetration = deepest;
@@ -480,11 +480,7 @@ void correct_at_end(const Model& model, const ShapeFrames& frames, const ActiveS
   for (std::size_t k = 0; k < points.points.size(); ++k) {
     const ContactPoint& c = points.points[k];
     const std::int32_t a = active.active_of_point[k];
-    const auto law =
-        model.compiled.law_index(model.compiled.body_material[static_cast<std::size_t>(c.body1)],
-                                 model.compiled.body_material[static_cast<std::size_t>(c.body2)]);
-    if (a >= 0 && results.rebounding[static_cast<std::size_t>(a)] &&
-        model.compiled.laws[static_cast<std::size_t>(law)].e_n > 0.0)
+    if (a >= 0 && results.rebounding[static_cast<std::size_t>(a)])
       out.end_rebounds.push_back({c.shape1, c.shape2, c.feature});
   }
   const auto rebounds = [&](const ContactPoint& c) {

@@ -347,8 +347,10 @@ void integrate(const Model& model, const FreeMotion& motion, const ContactPoints
               midpoint ? c.gap + 0.5 * h * u_post.x() +
                              0.25 * h * (points.u_pre[k](0) - points.u_zero[k](0))
                        : c.gap + h * (theta * u_post.x() + (1.0 - theta) * points.u_zero[k](0));
-          // A contact that rebounds leaves its penetration by its own motion (correct.cpp).
-          out.rebounding[i] = out.u_end[k].x() > kStickVelocity ? 1 : 0;
+          // A contact that rebounds leaves its penetration by its own motion (correct.cpp). Only
+          // with restitution: without it an outward velocity is no rebound (the corners of a face
+          // on a face, a statically indeterminate support, can leave moving out at ~1e-7 m/s).
+          out.rebounding[i] = laws.e_n > 0.0 && out.u_end[k].x() > kStickVelocity ? 1 : 0;
         }
         const Vec3 I = c.point();
         ContactMemory memory;
