@@ -89,7 +89,9 @@ TEST(JointRows, LimitRowsMatchFiniteDifferences) {
     const JointSidePose s1{Vec3(0.1, 0.2, -0.3), R1}, s2{Vec3(0.7, -0.4, 0.6), R2};
     const int group = type == JointType::hinge ? 1 : 0;
     const JointGroup g = joint_group(j, group, s1, s2);
-    if (type == JointType::hinge) EXPECT_NEAR(g.C[0], 0.9, 1e-14);  // round-off of atan2
+    if (type == JointType::hinge) {
+      EXPECT_NEAR(g.C[0], 0.9, 1e-14);  // round-off of atan2
+    }
     Eigen::Matrix<double, 6, 1> n1, n2;
     n1 << v1, w1;
     n2 << v2, w2;
@@ -125,7 +127,7 @@ TEST(JointRows, AttachedJointsAreClosedAtTheStart) {
   Model m;
   for (int b = 0; b < 2; ++b) {
     Body body;
-    body.name = b == 0 ? "a" : "b";
+    body.name = b == 0 ? std::string("a") : std::string("b");
     body.mass = 1.0;
     body.inertia_B = Mat3::Identity();
     m.bodies.push_back(body);
@@ -148,13 +150,17 @@ TEST(JointRows, AttachedJointsAreClosedAtTheStart) {
     m.joints = {j};
     attach_joints(m, s);
     const Joint& a = m.joints[0];
-    if (type == JointType::distance) EXPECT_DOUBLE_EQ(a.length, (j.anchor2_W - j.anchor_W).norm());
+    if (type == JointType::distance) {
+      EXPECT_DOUBLE_EQ(a.length, (j.anchor2_W - j.anchor_W).norm());
+    }
     const auto side = [&](int b) { return JointSidePose{s.x_WC[b], s.q_WB[b].toRotationMatrix()}; };
     for (int group = 0; group < joint_group_count(type); ++group) {
       const JointGroup g = joint_group(a, group, side(0), side(1));
-      for (int i = 0; i < 3; ++i)
-        if (g.kind[i] == 1 || g.kind[i] == 3)
+      for (int i = 0; i < 3; ++i) {
+        if (g.kind[i] == 1 || g.kind[i] == 3) {
           EXPECT_NEAR(g.C[i], 0.0, 1e-15) << to_string(type) << " " << group << " " << i;
+        }
+      }
     }
   }
 }
