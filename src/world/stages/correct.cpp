@@ -257,7 +257,10 @@ int mprgp(const Rows& p, std::size_t body_count, const std::vector<double>& gap,
 // Projected Gauss–Seidel on the normal rows, over body displacements: d_b = Σ M_b⁻¹ J_N,bᵀ κ (the
 // column G of each side) is kept per body, so the gap of contact i after the displacement is
 // gap_i + J_N,i d (its row of J on each side) and a sweep costs a constant per contact. When
-// kMaxSweeps leave a row's gap below −1e-3 tolerance, MPRGP goes on from the sweeps' κ (above).
+// kMaxSweeps leave a row's gap below −tolerance (an overlap the step would report), MPRGP goes on
+// from the sweeps' κ (above). Not below: a touching heap of 10⁵ spheres (575,209 rows) ended its
+// sweeps at 9.1e-9 m, inside the tolerance of 1e-8 m, and the gradients then ran their 3000
+// iterations for an answer not taken (2.6e-8 m): 138 s of a 140 s step.
 // `d` (body_count) is the displacement on exit. Returns the sweeps and iterations.
 template <class Rows>
 int solve_positions(const Rows& p, std::size_t body_count, const std::vector<double>& gap,
@@ -295,14 +298,14 @@ int solve_positions(const Rows& p, std::size_t body_count, const std::vector<dou
     left = deepest_left();
     if (left <= 1e-3 * tolerance) break;
   }
-  if (left > 1e-3 * tolerance) {
+  if (left > tolerance) {
     scratch.cg_start.assign(kappa.begin(), kappa.end());
     sweeps += mprgp(p, body_count, gap, tolerance, kappa, scratch, left);
-    // Only an answer that closes every row is taken: where no displacement closes them (bodies
-    // squeezed between walls closer than they fit), the problem has no minimum, κ grows along a
-    // direction W does not see and round-off turns it into displacements of 1e14 m; the sweeps'
-    // answer is kept there, and what it leaves is counted.
-    if (left > 1e-3 * tolerance) kappa.swap(scratch.cg_start);
+    // Only an answer that closes every row to the tolerance is taken: where no displacement
+    // closes them (bodies squeezed between walls closer than they fit), the problem has no
+    // minimum, κ grows along a direction W does not see and round-off turns it into displacements
+    // of 1e14 m; the sweeps' answer is kept there, and what it leaves is counted.
+    if (left > tolerance) kappa.swap(scratch.cg_start);
     // The displacement of the answer, and what it leaves (from d itself, as the sweeps do).
     gather(p, kappa, d);
     left = deepest_left();
