@@ -120,7 +120,7 @@ FactoredForceProblem mixed_problem(bool free_axis = false) {
     return J;
   };
   const Mat3 contact_frame = (Mat3() << 0, 1, 0, 0, 0, 1, 1, 0, 0).finished();  // (n, t1, t2)
-  for (const Vec3 arm : {Vec3(0.2, 0.1, -0.3), Vec3(-0.25, 0.05, -0.3)}) {
+  for (const Vec3& arm : {Vec3(0.2, 0.1, -0.3), Vec3(-0.25, 0.05, -0.3)}) {
     p.laws.push_back(0.3);
     p.q.push_back(Vec3(-0.8, 0.4, -0.1));
     p.body1.push_back(-1);
