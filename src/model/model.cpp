@@ -203,7 +203,7 @@ void Model::validate() {
   // Solver: no PROX where a contact has moments: the 6-unknown problem has only NSGS, and the
   // step does not switch solvers behind the user's back.
   if (solver.kind == SolverKind::prox) {
-    auto check_moments = [this](const ContactSpec& c, const std::string& who) {
+    auto check_moments = [](const ContactSpec& c, const std::string& who) {
       if (const char* law = c.moment_law())
         invalid("solver.name 'prox' cannot solve contacts with moments, and " + who + " has " +
                 law + " (the six-unknown problem is solved by NSGS only); use nsgs or auto");
