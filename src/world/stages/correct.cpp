@@ -300,15 +300,21 @@ int solve_positions(const Rows& p, std::size_t body_count, const std::vector<dou
   }
   if (left > tolerance) {
     scratch.cg_start.assign(kappa.begin(), kappa.end());
+    const double left_by_sweeps = left;
     sweeps += mprgp(p, body_count, gap, tolerance, kappa, scratch, left);
-    // Only an answer that closes every row to the tolerance is taken: where no displacement
-    // closes them (bodies squeezed between walls closer than they fit), the problem has no
-    // minimum, κ grows along a direction W does not see and round-off turns it into displacements
-    // of 1e14 m; the sweeps' answer is kept there, and what it leaves is counted.
-    if (left > tolerance) kappa.swap(scratch.cg_start);
-    // The displacement of the answer, and what it leaves (from d itself, as the sweeps do).
-    gather(p, kappa, d);
-    left = deepest_left();
+    if (left > tolerance) {
+      // Only an answer that closes every row to the tolerance is taken: where no displacement
+      // closes them (bodies squeezed between walls closer than they fit), the problem has no
+      // minimum, κ grows along a direction W does not see and round-off turns it into
+      // displacements of 1e14 m; the sweeps' answer is kept there (d is still theirs: the
+      // gradients work in their own buffers), and what it leaves is counted.
+      kappa.swap(scratch.cg_start);
+      left = left_by_sweeps;
+    } else {
+      // The displacement of the answer, and what it leaves (from d itself, as the sweeps do).
+      gather(p, kappa, d);
+      left = deepest_left();
+    }
   }
   return sweeps;
 }
