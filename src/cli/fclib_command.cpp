@@ -42,6 +42,8 @@ void add_fclib_command(CLI::App& app, FclibArgs& args) {
   cmd->add_option("--anderson", args.anderson_depth,
                   "NSGS: depth of the Anderson acceleration of the sweeps (default 0: none)")
       ->check(CLI::Range(0, AndersonAcceleration::kMaxDepth));
+  cmd->add_flag("--no-drift-jump", args.no_drift_jump,
+                "NSGS: no drift jump (plain sweeps where they drift with the error standing)");
   cmd->add_option("--shuffle", args.shuffle_seed,
                   "NSGS: visit the contacts in a shuffled order, seeded (default fixed order)")
       ->check(CLI::NonNegativeNumber);
@@ -63,6 +65,7 @@ int run_fclib_command(const FclibArgs& args) {
   options.error_check_interval = args.check_interval;
   options.over_relaxation = args.over_relaxation;
   options.anderson_depth = args.anderson_depth;
+  options.drift_jump = !args.no_drift_jump;
   options.shuffle = args.shuffle_seed >= 0;
   options.shuffle_seed = options.shuffle ? static_cast<std::uint64_t>(args.shuffle_seed) : 0U;
 

@@ -18,6 +18,7 @@ struct FclibArgs {
   int check_interval = 20;         ///< NSGS: at most this many sweeps between error evaluations
   double over_relaxation = 1.0;    ///< NSGS ω, in (0, 2)
   int anderson_depth = 0;          ///< NSGS: Anderson acceleration depth (0: none)
+  bool no_drift_jump = false;      ///< NSGS: plain sweeps, no drift jump
   std::int64_t shuffle_seed = -1;  ///< NSGS shuffled order with this seed (< 0: fixed order)
   int repeat = 1;                  ///< solves per file (benchmarks); time_s is the fastest
 };

@@ -152,6 +152,7 @@ SolverResult solve_force(const Problem& problem, std::vector<Vec3>& r, std::vect
   }
   result.newton_iterations = result.iterations;
   result.iterations += first.iterations;
+  result.drift_jumps = first.drift_jumps;
   result.method = "nsgs+prox";
   result.start_error = first.start_error;
   result.cold_start = first.cold_start;
@@ -180,6 +181,7 @@ SolverResult solve_force(const Problem& problem, std::vector<Vec3>& r, std::vect
     result.status = more.status;
     result.error = more.error;
     result.iterations += more.iterations;
+    result.drift_jumps += more.drift_jumps;
     result.fell_back = result.fell_back || more.fell_back;
     result.local_failures += more.local_failures;
     result.local_failures_total += more.local_failures_total;

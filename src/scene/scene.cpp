@@ -68,6 +68,7 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
              "max_iterations",
              "max_step_iterations",
              "anderson",
+             "drift_jump",
              "theta",
              "active_set",
              "contact_margin",
@@ -89,10 +90,10 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
   }
   // Each formulation's own keys (contact_margin is both's).
   const bool compliant = s.formulation == Formulation::compliant;
-  for (const char* key :
-       {"scheme", "name", "tolerance", "max_iterations", "max_step_iterations", "anderson", "theta",
-        "active_set", "activation_distance", "activation_passes", "position_correction",
-        "position_tolerance", "integrator", "rtol", "atol", "max_step", "jacobian", "sleep"}) {
+  for (const char* key : {"scheme", "name", "tolerance", "max_iterations", "max_step_iterations",
+                          "anderson", "drift_jump", "theta", "active_set", "activation_distance",
+                          "activation_passes", "position_correction", "position_tolerance",
+                          "integrator", "rtol", "atol", "max_step", "jacobian", "sleep"}) {
     const bool compliant_key = std::string_view(key) == "integrator" ||
                                std::string_view(key) == "rtol" || std::string_view(key) == "atol" ||
                                std::string_view(key) == "max_step" ||
@@ -146,6 +147,7 @@ void read_solver(const Reporter& r, const Field& f, SolverSettings& s) {
                              AndersonAcceleration::kMaxDepth, v->node.Scalar()));
     }
   }
+  if (auto v = map.get("drift_jump")) s.drift_jump = boolean(r, *v);
   if (auto v = map.get("theta")) s.theta = in_range(r, *v, number(r, *v), 0.5, 1.0);
   if (auto v = map.get("active_set")) {
     s.active_set = one_of(r, *v, "active-set rule", {"predicted", "siconos"}) == "predicted"

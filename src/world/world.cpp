@@ -181,6 +181,7 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
         bool tested = false;
         for (int pass = 0;;) {
           const int iterations = report.solver.iterations;
+          const int jumps = report.solver.drift_jumps;
           if (iterations >= budget) break;
           if (pass < model.solver.activation_passes) {
             const int before = report.activated;
@@ -203,6 +204,7 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
                               budget - iterations);
               });
               report.solver.iterations += iterations;
+              report.solver.drift_jumps += jumps;
               continue;
             }
           }
@@ -214,6 +216,7 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
                           budget - iterations);
           });
           report.solver.iterations += iterations;
+          report.solver.drift_jumps += jumps;
           tested = false;
         }
         if (provisional && report.solver.error > model.solver.tolerance)

@@ -435,10 +435,11 @@ TEST(Nsgs, LocalFailuresAreCounted) {
 
 // Problems on which NSGS from r = 0 does not reach 1e-8 in 10^4 sweeps (its known weakness on
 // redundant contact sets: one body on 24–52 contacts, W of rank 6 per body; Siconos' own
-// references for these were computed with PROX). Asserted as limitations, not passes.
+// references for these were computed with PROX). Asserted as limitations, not passes. With the
+// drift jump (on by default) Capsules-i122-1617 left this list (NsgsDriftJump below).
 const std::set<std::string> kNsgsLimitations = {
-    "BoxesStack1-i100000-32.hdf5", "Capsules-i122-1617.hdf5", "OneObject-i100000-316.hdf5",
-    "OneObject-i100000-499.hdf5", "fclib_local_problem_test.hdf5"};
+    "BoxesStack1-i100000-32.hdf5", "OneObject-i100000-316.hdf5", "OneObject-i100000-499.hdf5",
+    "fclib_local_problem_test.hdf5"};
 
 class NsgsFclib : public ::testing::TestWithParam<testing::FclibEntry> {};
 
@@ -469,6 +470,35 @@ INSTANTIATE_TEST_SUITE_P(AllFiles, NsgsFclib, ::testing::ValuesIn(testing::fclib
                          [](const auto& info) {
                            return testing::fclib_test_name(info.param.file);
                          });
+
+// The drift jump on a problem where the sweeps drift: Capsules-i122-1617 (296 contacts between
+// capsules) is not solved to 1e-8 in 10⁴ plain sweeps, their error standing near 1.3e-8 while r
+// moves by the same step sweep after sweep; with the jump it is (2085 sweeps, measured). The
+// answer is a sweep's iterate on the cones with its true error, and the jumps are counted.
+TEST(NsgsDriftJump, SolvesAProblemOnWhichThePlainSweepsDrift) {
+  const ForceProblem p = file_problem("Capsules-i122-1617.hdf5");
+  SolverWorkspace<kForce> ws;
+  SolverOptions o;
+  o.tolerance = 1e-8;
+  o.max_iterations = 10000;
+  o.error_check_interval = 20;
+  o.drift_jump = false;
+  std::vector<Vec3> r0, u0;
+  const SolverResult plain = solve_nsgs(p, r0, u0, o, ws);
+  EXPECT_EQ(plain.status, SolverStatus::max_iterations);
+  EXPECT_EQ(plain.drift_jumps, 0);
+  o.drift_jump = true;
+  std::vector<Vec3> r, u;
+  const SolverResult res = solve_nsgs(p, r, u, o, ws);
+  EXPECT_EQ(res.status, SolverStatus::converged) << res.error;
+  EXPECT_GT(res.drift_jumps, 0);
+  EXPECT_LT(res.iterations, 5000);
+  std::vector<Vec3> u2;
+  p.velocity(r, u2);
+  EXPECT_EQ(res.error, contact_error(p, r, u2));
+  for (int a = 0; a < p.contact_count; ++a)
+    EXPECT_LE(r[a].tail<2>().norm(), p.laws[a] * r[a][0] * (1.0 + 1e-9) + 1e-300) << a;
+}
 
 // With Anderson acceleration (depth 5, the time stepping's default; errors checked at most every
 // 20 sweeps as `coulomb fclib` does), NSGS solves four of the five limitation files above and
@@ -643,7 +673,12 @@ TEST(Nsgs, WrenchMomentsAgainstDenseFixedPointReference) {
 }
 
 TEST(Nsgs, WrenchEmbeddedFclibProblemsGiveTheThreeUnknownSolution) {
-  // h = k = 0, no coupling, W zero-padded: the same law. Both solvers to 1e-11; r compared.
+  // h = k = 0, no coupling, W zero-padded: the same law. Both solvers to 1e-11; r compared. The
+  // iterates are compared without the drift jump: a jump moves r far along directions W barely
+  // sees, where the round-off of the 6×6 products (a flatness test on the edge, s* in the last
+  // bits) sends the two runs to different answers of a problem whose r is not unique (on
+  // Capsules-i125-1213 both converge, 5795 and 5097 sweeps, r 8e-3 apart); the jump's own
+  // embedding is checked below.
   for (const char* name : {"Rover4144.hdf5", "Confeti-ex13-Fc3D-SBM.hdf5", "NESpheres_10_1.hdf5",
                            "FC3D_Example1.hdf5", "Capsules-i125-1213.hdf5"}) {
     const ForceProblem p3 = read_problem<kForce>(testing::fclib_dir() + "/" + name);
@@ -651,6 +686,7 @@ TEST(Nsgs, WrenchEmbeddedFclibProblemsGiveTheThreeUnknownSolution) {
     SolverOptions o;
     o.tolerance = 1e-11;
     o.max_iterations = 20000;
+    o.drift_jump = false;
     std::vector<Vec3> r3, u3;
     SolverWorkspace<kForce> ws3;
     const SolverResult res3 = solve_nsgs(p3, r3, u3, o, ws3);

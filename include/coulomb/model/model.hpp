@@ -189,6 +189,9 @@ struct SolverSettings {
   /// Depth of the Anderson acceleration of the NSGS sweeps (nsgs and auto; 0: plain Gauss–Seidel;
   /// SolverOptions::anderson_depth).
   int anderson_depth = 5;
+  /// NSGS's drift jump (nsgs and auto on contacts with Coulomb cones; SolverOptions::drift_jump,
+  /// docs/nonsmooth-solvers.md "Drift jump").
+  bool drift_jump = true;
   /// Contacts a colour needs to be relaxed in parallel (SolverOptions::parallel_colour_min,
   /// default kParallelColourMin = 256). Not a scene key: it changes speed, never results (the
   /// threads test lowers it to run the parallel path on a small scene).

@@ -133,6 +133,13 @@ struct SolverOptions {
   /// answer need not be exact: on a touching heap of 10³ spheres, where no solve of a step reaches
   /// even 1e-4, it took every provisional solve to its cap (2520 sweeps a step instead of 770).
   bool finish_with_nsgs = true;
+  /// NSGS: where the sweeps have moved r by the same step for a few sweeps in a row (a drift
+  /// along directions W barely sees, the error standing still), r is taken along that step to
+  /// the first contact that would leave the interior of its Coulomb cone or open, and the sweeps
+  /// go on from there (nsgs.cpp, "Drift jump"). Not while a stall test watches the sweeps
+  /// (stall_window > 0); a drifting joint block, moment law or no-slip contact stops it. Off:
+  /// plain sweeps.
+  bool drift_jump = true;
 };
 
 /// What a solve returns besides r and u. Every solver returns the iterate of lowest true error
@@ -158,6 +165,8 @@ struct SolverResult {
   int local_failures = 0;
   /// The same, summed over every sweep of the solve.
   std::int64_t local_failures_total = 0;
+  /// NSGS: drift jumps taken (SolverOptions::drift_jump), each in place of a sweep's iterate.
+  int drift_jumps = 0;
   /// Newton iterations of PROX within `iterations` (SolverKind::automatic; 0 when NSGS answered).
   int newton_iterations = 0;
   /// PROX on a factored problem: the estimated cost of its Newton iterations, in sweeps
@@ -263,14 +272,15 @@ struct BlockInverse {
 /// Scratch of the solvers, reusable across steps (no allocation once warm).
 template <int N>
 struct SolverWorkspace {
-  std::vector<VecN<N>> u;               ///< (nc) local velocities
-  std::vector<std::int32_t> order;      ///< (nc) NSGS visiting order (shuffle)
-  std::vector<VecN<N>> r_start;         ///< (nc) warm start kept by SolverKind::automatic
-  std::vector<VecN<N>> r_best;          ///< (nc) NSGS's best iterate
-  std::vector<VecN<N>> r_first;         ///< (nc) NSGS's answer while `automatic` runs PROX
-  std::vector<VecN<N>> r_second;        ///< (nc) PROX's answer while `automatic` retries from zero
-  std::vector<Vec6d> nu;                ///< (nb) factored problems: M⁻¹ Jᵀ r of the current r
-  std::vector<VecN<N>> r_before;        ///< (nc) NSGS with Anderson: the iterate before the sweep
+  std::vector<VecN<N>> u;           ///< (nc) local velocities
+  std::vector<std::int32_t> order;  ///< (nc) NSGS visiting order (shuffle)
+  std::vector<VecN<N>> r_start;     ///< (nc) warm start kept by SolverKind::automatic
+  std::vector<VecN<N>> r_best;      ///< (nc) NSGS's best iterate
+  std::vector<VecN<N>> r_first;     ///< (nc) NSGS's answer while `automatic` runs PROX
+  std::vector<VecN<N>> r_second;    ///< (nc) PROX's answer while `automatic` retries from zero
+  std::vector<Vec6d> nu;            ///< (nb) factored problems: M⁻¹ Jᵀ r of the current r
+  std::vector<VecN<N>> r_before;    ///< (nc) NSGS: the iterate before the sweep (Anderson, drift)
+  std::vector<VecN<N>> drift_step;  ///< (nc) NSGS: the last sweep's step (drift jump)
   std::vector<BlockInverse> w_inverse;  ///< (nc) NSGS on a force problem: W_αα⁻¹ of this solve
   std::uint32_t solve_stamp = 0;        ///< the stamp of the current NSGS solve (w_inverse)
   AndersonAcceleration anderson;        ///< NSGS with Anderson: the history

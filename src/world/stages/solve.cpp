@@ -80,6 +80,7 @@ SolverResult solve_stopping(const Model& model, const ActiveSet& active, Contact
     next.max_iterations = std::min(model.solver.max_iterations, left);
     SolverResult result = run(next);
     result.iterations += first.iterations;
+    result.drift_jumps += first.drift_jumps;
     return result;
   };
   // The test is made on an answer at kProvisionalTolerance, and the step's answer is the one
@@ -143,6 +144,7 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
   // Anderson acceleration of the sweeps (scene key solver.anderson), and the solver memory of
   // `auto` (State::prefer_newton).
   options.anderson_depth = model.solver.anderson_depth;
+  options.drift_jump = model.solver.drift_jump;
   options.parallel_colour_min = model.solver.parallel_colour_min;
   options.prefer_newton = state.prefer_newton;
   const SolverKind kind = model.solver.kind;
