@@ -56,33 +56,6 @@ namespace coulomb {
 
 namespace {
 
-// A contact is inside its cone for the drift jump's event when μ² r_N² − ‖r_T‖² exceeds this
-// fraction of μ² r_N² (‖r_T‖ below μ r_N by more than 5e-7 of it): a sliding contact's answer
-// lies on the surface only to the local solve's round-off.
-constexpr double kDriftInterior = 1e-6;
-
-// The first s > 0 at which r + s f leaves the interior of the cone ‖r_T‖ ≤ μ r_N: r_N + s f_N
-// reaches 0, or, from strictly inside, the smallest positive root of
-// μ²(r_N + s f_N)² − ‖r_T + s f_T‖² = 0 (a contact on the cone's surface slides along it, and is
-// projected back after the jump). +∞ where neither happens.
-double cone_event(const Vec3& r, const Vec3& f, double mu) {
-  double s = std::numeric_limits<double>::infinity();
-  if (f(0) < 0.0 && r(0) > 0.0) s = r(0) / -f(0);
-  const double mu2 = mu * mu;
-  const double c = mu2 * r(0) * r(0) - r.tail<2>().squaredNorm();
-  if (!(c > kDriftInterior * mu2 * r(0) * r(0))) return s;
-  const double a = mu2 * f(0) * f(0) - f.tail<2>().squaredNorm();
-  const double b = 2.0 * (mu2 * r(0) * f(0) - r.tail<2>().dot(f.tail<2>()));
-  if (a == 0.0) return b < 0.0 ? std::min(s, c / -b) : s;
-  const double disc = b * b - 4.0 * a * c;
-  if (disc < 0.0) return s;  // a > 0 here: inside for every s
-  // The two roots without cancellation: q/a and c/q.
-  const double q = -0.5 * (b + std::copysign(std::sqrt(disc), b));
-  for (const double root : {q / a, q != 0.0 ? c / q : -1.0})
-    if (root > 0.0) s = std::min(s, root);
-  return s;
-}
-
 // The drift jump's events and projection (nsgs_loop.hpp) on Coulomb cones: a force contact, or a
 // contact of a wrench problem whose law has no moment part (h = k = 0, no coupling: its moments
 // are 0, it is the force contact embedded). Anything else that drifts is not extrapolated — a
@@ -108,7 +81,7 @@ struct DriftEvents {
   [[nodiscard]] double event(int a, const VecN<N>& r, const VecN<N>& f) const {
     const double mu = cone(a);
     if (mu < 0.0) return f.isZero(0.0) ? kNever : kNow;
-    return cone_event(r.template head<3>(), f.template head<3>(), mu);
+    return detail::cone_event(r.template head<3>(), f.template head<3>(), mu);
   }
   [[nodiscard]] VecN<N> project(int a, const VecN<N>& x) const {
     const double mu = cone(a);

@@ -227,12 +227,39 @@ void choose_start(const Sweep& sweep, std::vector<VecT>& r, std::vector<VecT>& u
 // s* ≤ 1 (the next sweep gets there). Sweeps before kDriftFirstSweep are not watched, nor any
 // while the stall test is (options.stall_window > 0). Why 1e-2: on drop_pile(n) of the peer
 // benchmark (500 steps, n = 800 / 1200 / 1500; measured with the jump also in `auto`'s first
-// NSGS) 1e-3 left 7 / 31 / 23 steps unconverged, 1e-2 7 / 20 / 16, 3e-2 (watched from sweep 5)
-// 7 / 24 / 11 — within the piles' chaotic spread of each other, and all far below the 42 / 75 /
-// 90 of no jump; 1e-1 left 40 of 500 at n = 1000, against 27 with 1e-2.
+// NSGS, before the doubling rule) 1e-3 left 7 / 31 / 23 steps unconverged, 1e-2 7 / 20 / 16, 3e-2
+// (watched from sweep 5) 7 / 24 / 11 — within the piles' chaotic spread of each other, and all far
+// below the 42 / 75 / 90 of no jump; 1e-1 left 40 of 500 at n = 1000, against 27 with 1e-2.
 inline constexpr int kDriftSweeps = 5;
 inline constexpr double kDriftFlatness = 1e-2;
 inline constexpr int kDriftFirstSweep = 20;
+
+// A contact is inside its cone for the drift jump's event when μ² r_N² − ‖r_T‖² exceeds this
+// fraction of μ² r_N² (‖r_T‖ below μ r_N by more than 5e-7 of it): a sliding contact's answer
+// lies on the surface only to the local solve's round-off.
+inline constexpr double kDriftInterior = 1e-6;
+
+// The first s > 0 at which r + s f leaves the interior of the cone ‖r_T‖ ≤ μ r_N: r_N + s f_N
+// reaches 0, or, from strictly inside, the smallest positive root of
+// μ²(r_N + s f_N)² − ‖r_T + s f_T‖² = 0 (a contact on the cone's surface slides along it, and is
+// projected back after the jump). +∞ where neither happens.
+inline double cone_event(const Vec3& r, const Vec3& f, double mu) {
+  double s = std::numeric_limits<double>::infinity();
+  if (f(0) < 0.0 && r(0) > 0.0) s = r(0) / -f(0);
+  const double mu2 = mu * mu;
+  const double c = mu2 * r(0) * r(0) - r.tail<2>().squaredNorm();
+  if (!(c > kDriftInterior * mu2 * r(0) * r(0))) return s;
+  const double a = mu2 * f(0) * f(0) - f.tail<2>().squaredNorm();
+  const double b = 2.0 * (mu2 * r(0) * f(0) - r.tail<2>().dot(f.tail<2>()));
+  if (a == 0.0) return b < 0.0 ? std::min(s, c / -b) : s;
+  const double disc = b * b - 4.0 * a * c;
+  if (disc < 0.0) return s;  // a > 0 here: inside for every s
+  // The two roots without cancellation: q/a and c/q.
+  const double q = -0.5 * (b + std::copysign(std::sqrt(disc), b));
+  for (const double root : {q / a, q != 0.0 ? c / q : -1.0})
+    if (root > 0.0) s = std::min(s, root);
+  return s;
+}
 
 // The drift of the sweeps, watched sweep by sweep: `f_prev` (nc) the last step, `flat` the sweeps
 // in a row whose step repeated the one before.

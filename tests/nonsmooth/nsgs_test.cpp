@@ -11,11 +11,13 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <set>
 #include <stdexcept>
 
 #include "nonsmooth/fclib_data.hpp"
+#include "nonsmooth/nsgs_loop.hpp"
 
 namespace coulomb {
 namespace {
@@ -470,6 +472,62 @@ INSTANTIATE_TEST_SUITE_P(AllFiles, NsgsFclib, ::testing::ValuesIn(testing::fclib
                          [](const auto& info) {
                            return testing::fclib_test_name(info.param.file);
                          });
+
+// The drift jump's event (detail::cone_event) against its definition, on seeded random impulses
+// strictly inside the cone and random drifts: at the returned s the point r + s f is on the
+// cone's surface (to round-off of the quadratic's root: 1e-9 of the impulse's size; from inside,
+// r_N cannot reach 0 first), and just before it (s (1 − 1e-6)) strictly inside; where it returns
+// +∞, the point stays inside at s = 1, 10, …, 1e12. A point on the surface (sliding) has only the
+// opening event, r_N / −f_N.
+TEST(NsgsDriftJump, TheEventIsWhereTheDriftLeavesTheCone) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> uni(-1.0, 1.0), pos(0.1, 2.0), mus(0.05, 1.5);
+  // ‖r_T‖ − μ r_N (≤ 0 inside), and r_N.
+  const auto outside = [](const Vec3& x, double mu) { return x.tail<2>().norm() - mu * x(0); };
+  int finite = 0;
+  for (int k = 0; k < 2000; ++k) {
+    const double mu = mus(rng);
+    const double rn = pos(rng);
+    const double fraction = 0.99 * std::abs(uni(rng));  // ‖r_T‖ / (μ r_N) < 1: strictly inside
+    const double angle = 3.14159 * uni(rng);
+    const Vec3 r(rn, fraction * mu * rn * std::cos(angle), fraction * mu * rn * std::sin(angle));
+    const Vec3 f(uni(rng), uni(rng), uni(rng));
+    const double s = detail::cone_event(r, f, mu);
+    ASSERT_GT(s, 0.0) << k;
+    const double size = r.norm() + (std::isfinite(s) ? s * f.norm() : 0.0);
+    if (std::isfinite(s)) {
+      ++finite;
+      const Vec3 at = r + s * f;
+      EXPECT_LE(std::abs(outside(at, mu)), 1e-9 * size) << k << " s " << s;
+      const Vec3 before = r + s * (1.0 - 1e-6) * f;
+      EXPECT_LT(outside(before, mu), 0.0) << k;
+      EXPECT_GT(before(0), 0.0) << k;
+    } else {
+      for (double t = 1.0; t <= 1e12; t *= 10.0) {
+        const Vec3 x = r + t * f;
+        EXPECT_LE(outside(x, mu), 1e-12 * x.norm()) << k << " t " << t;
+        EXPECT_GT(x(0), 0.0) << k << " t " << t;
+      }
+    }
+  }
+  // Drifts that leave and drifts that never do were both met.
+  EXPECT_GT(finite, 100);
+  EXPECT_LT(finite, 2000);
+  // On the surface: no cone event, only the opening one.
+  for (int k = 0; k < 200; ++k) {
+    const double mu = mus(rng);
+    const double rn = pos(rng);
+    const double angle = 3.14159 * uni(rng);
+    const Vec3 r(rn, mu * rn * std::cos(angle), mu * rn * std::sin(angle));
+    const Vec3 f(uni(rng), uni(rng), uni(rng));
+    const double s = detail::cone_event(r, f, mu);
+    if (f(0) < 0.0) {
+      EXPECT_DOUBLE_EQ(s, rn / -f(0)) << k;
+    } else {
+      EXPECT_EQ(s, std::numeric_limits<double>::infinity()) << k;
+    }
+  }
+}
 
 // The drift jump on a problem where the sweeps drift: Capsules-i122-1617 (296 contacts between
 // capsules) is not solved to 1e-8 in 10⁴ plain sweeps, their error standing near 1.3e-8 while r
