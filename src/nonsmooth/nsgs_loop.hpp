@@ -299,11 +299,10 @@ struct DriftWatch {
 /// NSGS through `sweep` (AssembledSweep or FactoredSweep): local_solve(W_aa, q̃_a, a, r_a) solves
 /// contact a exactly and returns false when it did not reach its tolerance; error(r, u) is the
 /// error measure of the problem type; `drift` gives the drift jump's events and projection
-/// (event(a, r_a, f_a) → s, project(a, x) → P(x)). `best`,
-/// `before` and `f_prev` are scratch of size nc (no allocation once warm). Returns the last
-/// iterate when it meets the tolerance, else the iterate of lowest true error among the start
-/// (choose_start) and the iterates whose error was evaluated; `fell_back` when the last iterate
-/// was non-finite or worse than the start.
+/// (event(a, r_a, f_a) → s, project(a, x) → P(x)). `best`, `before` and `f_prev` are scratch of
+/// size nc (no allocation once warm). Returns the last iterate when it meets the tolerance, else
+/// the iterate of lowest true error among the start (choose_start) and the iterates whose error
+/// was evaluated; `fell_back` when the last iterate was non-finite or worse than the start.
 template <class Sweep, class VecT, class LocalSolve, class ErrorFn, class Drift>
 SolverResult nsgs(const Sweep& sweeper, std::vector<VecT>& r, std::vector<VecT>& u,
                   const SolverOptions& options, std::vector<std::int32_t>& order,
