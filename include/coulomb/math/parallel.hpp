@@ -56,6 +56,27 @@ int parallel_count(std::ptrdiff_t n, std::ptrdiff_t min, F&& f) {
   return sum;
 }
 
+/// parallel_count with a guided schedule: large contiguous chunks first, then smaller ones to
+/// whichever thread is free. For loops whose indices differ in cost and are independent of each
+/// other (a colour of the Gauss–Seidel sweep: contacts sharing no body), so that the schedule never
+/// changes a result. Why not static: on the moving pile of 8000 spheres (bench/scenes.hpp,
+/// drop_pile(8000), 330 steps, two threads) the second half of a colour took 1.4 times the first
+/// (its contacts slide more), so one thread waited ~27 % of the colours' time; a cyclic schedule
+/// (chunks of 16, 128, or dynamic 32) balanced the threads but cost each 1.3 times the work (the
+/// chunks' bodies share cache lines across threads); guided kept the locality and the balance
+/// (docs/benchmarks.md, sixteenth wave).
+template <class F>
+int parallel_count_guided(std::ptrdiff_t n, std::ptrdiff_t min, F&& f) {
+  int sum = 0;
+  if (!runs_parallel(n, min)) {
+    for (std::ptrdiff_t i = 0; i < n; ++i) sum += f(i);
+    return sum;
+  }
+#pragma omp parallel for schedule(guided) reduction(+ : sum)
+  for (std::ptrdiff_t i = 0; i < n; ++i) sum += f(i);
+  return sum;
+}
+
 /// sum[j] += f(i)[j] for i = 0, 1, ..., n − 1 in that order (f returns K doubles): on several
 /// threads the terms are computed on every core into `terms` (scratch), then added in index order;
 /// on one thread they are added as they are computed. The same bits either way, for any threads.

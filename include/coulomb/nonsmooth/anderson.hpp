@@ -20,6 +20,8 @@
 /// Least squares by the normal equations of the m×m Gram matrix ΔFᵀΔF, updated incrementally (2m
 /// dot products per iteration), regularised by 1e-12 of its largest diagonal entry. The history is
 /// a ring of m columns in flat buffers: no allocation once sized.
+#include <coulomb/math/parallel.hpp>
+
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
@@ -35,6 +37,10 @@ class AndersonAcceleration {
  public:
   // The deepest history (the small matrices are then fixed-size, on the stack).
   static constexpr int kMaxDepth = 8;
+  // Entries (3 per contact) from which the extrapolation's pass runs on every core: 2048 contacts,
+  // where the sweep's colours do (kColorThreshold). Its sums (the residual's norm, the Gram
+  // entries) stay in index order on one thread, so that the bits do not depend on the threads.
+  static constexpr std::ptrdiff_t kParallelMin = 6144;
 
   // Sizes the buffers for `depth` columns of length n and drops the history.
   void reset(int depth, std::size_t n) {
@@ -97,14 +103,15 @@ class AndersonAcceleration {
       gamma_ = system_.ldlt().solve(rhs_);
       if (gamma_.allFinite()) {
         // Record (f, g) and write the extrapolation over x in one pass (x[i] is read before it
-        // is overwritten).
-        for (std::size_t i = 0; i < n_; ++i) {
+        // is overwritten); each entry on its own, so on every core from kParallelMin entries.
+        parallel_for(static_cast<std::ptrdiff_t>(n_), kParallelMin, [&](std::ptrdiff_t k) {
+          const auto i = static_cast<std::size_t>(k);
           f_prev_[i] = g[i] - x[i];
           g_prev_[i] = g[i];
           double v = g[i];
           for (int j = 0; j < m; ++j) v -= gamma_[j] * dG_[static_cast<std::size_t>(j) * n_ + i];
           x[i] = v;
-        }
+        });
         fn_prev_ = fn;
         extrapolated = true;
       } else {
