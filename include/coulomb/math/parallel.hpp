@@ -62,9 +62,9 @@ int parallel_count(std::ptrdiff_t n, std::ptrdiff_t min, F&& f) {
 /// changes a result. Why not static: on the moving pile of 8000 spheres (bench/scenes.hpp,
 /// drop_pile(8000), 330 steps, two threads) the second half of a colour took 1.4 times the first
 /// (its contacts slide more), so one thread waited ~27 % of the colours' time; a cyclic schedule
-/// (chunks of 16, 128, or dynamic 32) balanced the threads but cost each 1.3 times the work (the
-/// chunks' bodies share cache lines across threads); guided kept the locality and the balance
-/// (docs/benchmarks.md, sixteenth wave).
+/// (chunks of 16, or dynamic chunks of 32) balanced the threads but cost each 1.3 times the work
+/// (neighbouring chunks' bodies share cache lines across threads); guided kept the locality and
+/// the balance (docs/benchmarks.md, sixteenth wave).
 template <class F>
 int parallel_count_guided(std::ptrdiff_t n, std::ptrdiff_t min, F&& f) {
   int sum = 0;
