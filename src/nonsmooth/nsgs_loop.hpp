@@ -129,9 +129,12 @@ class FactoredSweep {
     }
     for (int c = 0; c < colors; ++c) {
       const std::int32_t begin = p_.color_start[c], end = p_.color_start[c + 1];
-      failures += parallel_count_guided(end - begin, parallel_colour_min_, [&](std::ptrdiff_t k) {
-        return relax(p_.order[begin + k], r, omega, local_solve) ? 0 : 1;
-      });
+      failures += parallel_count(
+          end - begin, parallel_colour_min_,
+          [&](std::ptrdiff_t k) {
+            return relax(p_.order[begin + k], r, omega, local_solve) ? 0 : 1;
+          },
+          Schedule::guided);
     }
     return failures;
   }

@@ -43,37 +43,39 @@ void parallel_for(std::ptrdiff_t n, std::ptrdiff_t min, F&& f) {
   for (std::ptrdiff_t i = 0; i < n; ++i) f(i);
 }
 
-/// Σ f(i) for i in [0, n) (f returns an int: a count), run as parallel_for.
-template <class F>
-int parallel_count(std::ptrdiff_t n, std::ptrdiff_t min, F&& f) {
-  int sum = 0;
-  if (!runs_parallel(n, min)) {
-    for (std::ptrdiff_t i = 0; i < n; ++i) sum += f(i);
-    return sum;
-  }
-#pragma omp parallel for schedule(static) reduction(+ : sum)
-  for (std::ptrdiff_t i = 0; i < n; ++i) sum += f(i);
-  return sum;
-}
+/// How a parallel count shares its indices between the threads.
+enum class Schedule {
+  /// One contiguous block per thread.
+  fixed,
+  /// Large contiguous chunks first, then smaller ones to whichever thread is free. For loops whose
+  /// indices differ in cost and are independent of each other (a colour of the Gauss–Seidel sweep:
+  /// contacts sharing no body), so that the schedule never changes a result. Why not one block
+  /// per thread there: on the moving pile of 8000 spheres (bench/scenes.hpp, drop_pile(8000), 330
+  /// steps, two threads) the second half of a colour took 1.4 times the first (its contacts slide
+  /// more), so one thread waited ~27 % of the colours' time; a cyclic schedule (chunks of 16, or
+  /// dynamic chunks of 32) balanced the threads but cost each 1.3 times the work (neighbouring
+  /// chunks' bodies share cache lines across threads); guided kept the locality and the balance
+  /// (docs/benchmarks.md, sixteenth wave).
+  guided,
+};
 
-/// parallel_count with a guided schedule: large contiguous chunks first, then smaller ones to
-/// whichever thread is free. For loops whose indices differ in cost and are independent of each
-/// other (a colour of the Gauss–Seidel sweep: contacts sharing no body), so that the schedule never
-/// changes a result. Why not static: on the moving pile of 8000 spheres (bench/scenes.hpp,
-/// drop_pile(8000), 330 steps, two threads) the second half of a colour took 1.4 times the first
-/// (its contacts slide more), so one thread waited ~27 % of the colours' time; a cyclic schedule
-/// (chunks of 16, or dynamic chunks of 32) balanced the threads but cost each 1.3 times the work
-/// (neighbouring chunks' bodies share cache lines across threads); guided kept the locality and
-/// the balance (docs/benchmarks.md, sixteenth wave).
+/// Σ f(i) for i in [0, n) (f returns an int: a count), run as parallel_for (or on the guided
+/// schedule).
 template <class F>
-int parallel_count_guided(std::ptrdiff_t n, std::ptrdiff_t min, F&& f) {
+int parallel_count(std::ptrdiff_t n, std::ptrdiff_t min, F&& f,
+                   Schedule schedule = Schedule::fixed) {
   int sum = 0;
   if (!runs_parallel(n, min)) {
     for (std::ptrdiff_t i = 0; i < n; ++i) sum += f(i);
     return sum;
   }
+  if (schedule == Schedule::guided) {
 #pragma omp parallel for schedule(guided) reduction(+ : sum)
-  for (std::ptrdiff_t i = 0; i < n; ++i) sum += f(i);
+    for (std::ptrdiff_t i = 0; i < n; ++i) sum += f(i);
+  } else {
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+    for (std::ptrdiff_t i = 0; i < n; ++i) sum += f(i);
+  }
   return sum;
 }
 
