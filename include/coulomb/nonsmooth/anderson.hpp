@@ -37,9 +37,10 @@ class AndersonAcceleration {
  public:
   // The deepest history (the small matrices are then fixed-size, on the stack).
   static constexpr int kMaxDepth = 8;
-  // Entries (3 per contact) from which the extrapolation's pass runs on every core: 2048 contacts,
-  // where the sweep's colours do (kColorThreshold). Its sums (the residual's norm, the Gram
-  // entries) stay in index order on one thread, so that the bits do not depend on the threads.
+  // Entries (3 per contact) from which the extrapolation's pass runs on every core: 2048 contacts
+  // (measured on the 8000-sphere pile; docs/benchmarks.md, sixteenth wave). Its sums (the
+  // residual's norm, the Gram entries) stay in index order on one thread, so that the bits do not
+  // depend on the threads.
   static constexpr std::ptrdiff_t kParallelMin = 6144;
 
   // Sizes the buffers for `depth` columns of length n and drops the history.

@@ -34,8 +34,14 @@
 namespace coulomb {
 
 /// Below this many contacts the sweep visits contacts in order, one thread; from it on, colour by
-/// colour (colour_contacts).
-inline constexpr int kColorThreshold = 2048;
+/// colour (colour_contacts), with the body and contact loops of the problem on every core. Why
+/// 1024 rather than 2048: the dropped pile of 1000 spheres (800–1700 contacts from its 300th step)
+/// ran 600 steps at 36.6–37.1 steps/s against 31.0–31.2 (two threads, alternated; 291 sweeps a
+/// step against 286: the coloured order converges about as fast), where the 20-row box pyramid
+/// (~1700 contacts) lost 4.5 % (738–741 steps/s against 771–776; 3.1 sweeps a step against 2.9)
+/// (docs/benchmarks.md, sixteenth wave). Colouring from 256 contacts (eleventh wave) also slowed
+/// problems of a few hundred contacts, whose colours are below kParallelColourMin.
+inline constexpr int kColorThreshold = 1024;
 /// A colour is relaxed by several threads only when it holds at least this many contacts
 /// (SolverOptions::parallel_colour_min): below, one thread (the order, hence the result, is the
 /// same). Why: every colour ends at a barrier, and on a loaded machine (more runnable threads than
