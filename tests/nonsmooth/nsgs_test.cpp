@@ -59,6 +59,15 @@ ForceProblem file_problem(const std::string& name) {
   return read_problem<kForce>(testing::fclib_dir() + "/" + name);
 }
 
+// The options of the tests on FCLIB files: the tolerance of the FCLIB table in
+// docs/nonsmooth-solvers.md (1e-8) and a cap far above the sweeps those that converge take.
+SolverOptions fclib_options() {
+  SolverOptions o;
+  o.tolerance = 1e-8;
+  o.max_iterations = 10000;
+  return o;
+}
+
 TEST(Nsgs, WarmStartFromSolutionStopsAtOnce) {
   const ForceProblem p = file_problem("Rover4144.hdf5");
   std::vector<Vec3> r, u;
@@ -119,9 +128,7 @@ TEST(Nsgs, ErrorScheduleReportsTheTrueErrorAndSavesEvaluations) {
   // converged, the sweep count at most 20 above the every-sweep count, the error the true one.
   const ForceProblem p = file_problem("Capsules-i100-889.hdf5");
   SolverWorkspace<kForce> ws;
-  SolverOptions o;
-  o.tolerance = 1e-8;
-  o.max_iterations = 10000;
+  SolverOptions o = fclib_options();
   std::vector<Vec3> r1, u1, r2, u2;
   const SolverResult every = solve_nsgs(p, r1, u1, o, ws);
   o.error_check_interval = 20;
@@ -138,9 +145,7 @@ TEST(Nsgs, ErrorScheduleReportsTheTrueErrorAndSavesEvaluations) {
 TEST(Nsgs, ShuffleIsSeededAndConverges) {
   const ForceProblem p = file_problem("KaplasTower-i1061-4.hdf5");
   SolverWorkspace<kForce> ws;
-  SolverOptions o;
-  o.tolerance = 1e-8;
-  o.max_iterations = 10000;
+  SolverOptions o = fclib_options();
   o.shuffle = true;
   o.shuffle_seed = 7;
   std::vector<Vec3> r1, u1, r2, u2, r3, u3;
@@ -163,9 +168,7 @@ TEST(Nsgs, OverRelaxationConverges) {
   // ω = 1.3 on a problem with coupled contacts still reaches the tolerance (same fixed point).
   const ForceProblem p = file_problem("LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");
   SolverWorkspace<kForce> ws;
-  SolverOptions o;
-  o.tolerance = 1e-8;
-  o.max_iterations = 10000;
+  SolverOptions o = fclib_options();
   o.over_relaxation = 1.3;
   std::vector<Vec3> r, u;
   const SolverResult res = solve_nsgs(p, r, u, o, ws);
@@ -196,9 +199,7 @@ TEST(Nsgs, StallIsDetected) {
   // OneObject-i100000-316: NSGS stagnates near 2e-3 (a redundant contact set).
   const ForceProblem p = file_problem("OneObject-i100000-316.hdf5");
   SolverWorkspace<kForce> ws;
-  SolverOptions o;
-  o.tolerance = 1e-8;
-  o.max_iterations = 10000;
+  SolverOptions o = fclib_options();
   o.stall_window = 100;
   std::vector<Vec3> r, u;
   const SolverResult res = solve_nsgs(p, r, u, o, ws);
@@ -450,9 +451,7 @@ TEST_P(NsgsFclib, FromZeroReaches1e8) {
   const ForceProblem p = file_problem(entry.file);
   std::vector<Vec3> r, u;
   SolverWorkspace<kForce> ws;
-  SolverOptions o;
-  o.tolerance = 1e-8;
-  o.max_iterations = 10000;
+  SolverOptions o = fclib_options();
   const SolverResult res = solve_nsgs(p, r, u, o, ws);
   // The reported error is the true error of the returned r.
   std::vector<Vec3> u2;
@@ -536,9 +535,7 @@ TEST(NsgsDriftJump, TheEventIsWhereTheDriftLeavesTheCone) {
 TEST(NsgsDriftJump, SolvesAProblemOnWhichThePlainSweepsDrift) {
   const ForceProblem p = file_problem("Capsules-i122-1617.hdf5");
   SolverWorkspace<kForce> ws;
-  SolverOptions o;
-  o.tolerance = 1e-8;
-  o.max_iterations = 10000;
+  SolverOptions o = fclib_options();
   o.error_check_interval = 20;
   o.drift_jump = false;
   std::vector<Vec3> r0, u0;
@@ -566,9 +563,7 @@ TEST(NsgsDriftJump, SolvesAProblemOnWhichThePlainSweepsDrift) {
 TEST(NsgsDriftJump, AJumpWithoutProgressDelaysTheNext) {
   const ForceProblem p = file_problem("Capsules-i100-1090.hdf5");
   SolverWorkspace<kForce> ws;
-  SolverOptions o;
-  o.tolerance = 1e-8;
-  o.max_iterations = 10000;
+  SolverOptions o = fclib_options();
   o.error_check_interval = 20;
   o.anderson_depth = 5;
   std::vector<Vec3> r, u;
@@ -591,9 +586,7 @@ TEST_P(NsgsAndersonFclib, FromZeroReaches1e8) {
   const ForceProblem p = file_problem(entry.file);
   std::vector<Vec3> r, u;
   SolverWorkspace<kForce> ws;
-  SolverOptions o;
-  o.tolerance = 1e-8;
-  o.max_iterations = 10000;
+  SolverOptions o = fclib_options();
   o.error_check_interval = 20;
   o.anderson_depth = 5;
   const SolverResult res = solve_nsgs(p, r, u, o, ws);
