@@ -242,17 +242,16 @@ void trace_statuses(const ForceProblem& p, int sweeps, int every) {
   std::vector<Vec3> r(nc, Vec3::Zero()), u(nc), before(nc);
   std::vector<int> status(nc, -1);
   std::vector<BlockInverse> inverse(nc);
+  const detail::AssembledSweep<kForce> sweep(p);
+  const auto local_solve = [&](const Block3& w, const Vec3& q, int a, Vec3& ra) {
+    return solve_single_contact(w, q, p.laws[a], ra, 1e-14, inverse[static_cast<std::size_t>(a)],
+                                1);
+  };
   std::printf("%7s %10s %8s %7s %7s %7s %10s\n", "sweep", "error", "changed", "open", "stick",
               "slide", "|dr|/|r|");
   for (int s = 1; s <= sweeps; ++s) {
     before = r;
-    for (std::size_t a = 0; a < nc; ++a) {
-      Vec3 qa = p.q[a];
-      const std::int32_t d = p.diag[a];
-      for (std::int32_t k = p.row_start[a]; k < p.row_start[a + 1]; ++k)
-        if (k != d) qa.noalias() += p.blocks[k] * r[p.col[k]];
-      solve_single_contact(p.blocks[d], qa, p.laws[a], r[a], 1e-14, inverse[a], 1);
-    }
+    sweep.sweep(r, 1.0, nullptr, local_solve);
     int changed = 0;
     int count[3] = {0, 0, 0};
     double dr2 = 0.0, r2 = 0.0;
