@@ -743,6 +743,25 @@ TEST(Nsgs, WrenchMomentsAgainstDenseFixedPointReference) {
   }
 }
 
+// A force problem and its wrench embedding solved from r = 0 with the same options: NSGS on the
+// first, `solve` (NSGS on six unknowns) on the second.
+struct BothForms {
+  SolverResult res3, res6;
+  std::vector<Vec3> r3;
+  std::vector<Vec6> r6;
+};
+BothForms solve_both_forms(const ForceProblem& p3, const WrenchProblem& p6,
+                           const SolverOptions& o) {
+  BothForms b;
+  std::vector<Vec3> u3;
+  SolverWorkspace<kForce> ws3;
+  b.res3 = solve_nsgs(p3, b.r3, u3, o, ws3);
+  std::vector<Vec6> u6;
+  SolverWorkspace<kWrench> ws6;
+  b.res6 = solve(p6, b.r6, u6, o, ws6);
+  return b;
+}
+
 TEST(Nsgs, WrenchEmbeddedFclibProblemsGiveTheThreeUnknownSolution) {
   // h = k = 0, no coupling, W zero-padded: the same law. Both solvers to 1e-11; r compared. The
   // iterates are compared without the drift jump: a jump moves r far along directions W barely
@@ -758,12 +777,7 @@ TEST(Nsgs, WrenchEmbeddedFclibProblemsGiveTheThreeUnknownSolution) {
     o.tolerance = 1e-11;
     o.max_iterations = 20000;
     o.drift_jump = false;
-    std::vector<Vec3> r3, u3;
-    SolverWorkspace<kForce> ws3;
-    const SolverResult res3 = solve_nsgs(p3, r3, u3, o, ws3);
-    std::vector<Vec6> r6, u6;
-    SolverWorkspace<kWrench> ws6;
-    const SolverResult res6 = solve(p6, r6, u6, o, ws6);
+    const auto [res3, res6, r3, r6] = solve_both_forms(p3, p6, o);
     ASSERT_EQ(res6.status, res3.status) << name;
     // The same sweep with the same exact local answers: iteration counts agree within a few.
     EXPECT_NEAR(res6.iterations, res3.iterations, 2 + 0.01 * res3.iterations) << name;
@@ -803,12 +817,7 @@ TEST(Nsgs, WrenchEmbeddedFclibProblemsGiveTheThreeUnknownSolution) {
   SolverOptions o;
   o.tolerance = 1e-11;
   o.max_iterations = 20000;
-  std::vector<Vec3> r3, u3;
-  SolverWorkspace<kForce> ws3;
-  const SolverResult res3 = solve_nsgs(p3, r3, u3, o, ws3);
-  std::vector<Vec6> r6, u6;
-  SolverWorkspace<kWrench> ws6;
-  const SolverResult res6 = solve(p6, r6, u6, o, ws6);
+  const auto [res3, res6, r3, r6] = solve_both_forms(p3, p6, o);
   EXPECT_EQ(res3.status, SolverStatus::converged);
   EXPECT_EQ(res6.status, SolverStatus::converged);
   EXPECT_GT(res3.drift_jumps, 0);
