@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <variant>
 
 #include "world/simulations.hpp"
@@ -45,10 +46,10 @@ bodies:
 )";
 
 // Every 25 steps of the tumble, PROX on the step's factored problem (body space, block LU) and on
-// the same problem assembled (contact space, Eigen's SparseLU): the same Newton iterations, the
-// same status, and the same velocities to round-off of the two linear solves (1e-9 of ‖q‖: W is
-// singular on the redundant four-point faces, so the impulses need not be unique, the velocities
-// are). From r = 0, to 1e-12.
+// the same problem assembled (contact space, Eigen's SparseLU): the same Newton iterations (to
+// the last stop test, below), the same status, and the same velocities to round-off of the two
+// linear solves (1e-9 of ‖q‖: W is singular on the redundant four-point faces, so the impulses need
+// not be unique, the velocities are). From r = 0, to 1e-12.
 TEST(BodySpaceProx3D, TumblingShapesGiveTheContactSpaceAnswer) {
   Simulation s = load(kTumble);
   int compared = 0, largest = 0;
@@ -68,7 +69,22 @@ TEST(BodySpaceProx3D, TumblingShapesGiveTheContactSpaceAnswer) {
     const SolverResult contact = solve_prox(p.assembled(), ra, ua, o);
     EXPECT_EQ(body.status, SolverStatus::converged);
     EXPECT_EQ(body.status, contact.status);
-    EXPECT_EQ(body.iterations, contact.iterations);
+    // The same Newton iterations, but for the last stop test: the inner Newton stops once the
+    // regularised error is below its target (here ~1e-13), and the round-off of the two
+    // factorisations can put the last iterate on either side of it (step 325 of this tumble:
+    // after the same 45 iterations, whose errors agree to five digits, 1.2e-13 in body space
+    // against 8.4e-16 in contact space, so body space takes a 46th). The one that went on must
+    // then meet the tolerance at the other's count already.
+    if (body.iterations != contact.iterations) {
+      EXPECT_EQ(std::abs(body.iterations - contact.iterations), 1);
+      SolverOptions fewer = o;
+      fewer.max_iterations = std::min(body.iterations, contact.iterations);
+      std::vector<Vec3> rf, uf;
+      const SolverResult longer = body.iterations > contact.iterations
+                                      ? solve_prox(p, rf, uf, fewer)
+                                      : solve_prox(p.assembled(), rf, uf, fewer);
+      EXPECT_LE(longer.error, o.tolerance);
+    }
     double diff = 0.0, scale = 0.0;
     for (int a = 0; a < p.contact_count; ++a) {
       diff = std::max(diff, (ub[a] - ua[a]).norm());
