@@ -177,6 +177,8 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
           stages::solve(model, state, active, points, contact, report, provisional, budget);
         });
         report.activated = 0;
+        report.provisional_solves = provisional ? 1 : 0;
+        report.provisional_iterations = provisional ? report.solver.iterations : 0;
         // Whether the answer in hand has been tested for the points it closes (and none joined).
         bool tested = false;
         for (int pass = 0;;) {
@@ -203,6 +205,10 @@ const StepReport& step(const Model& model, State& state, Workspace& ws) {
                 stages::solve(model, state, active, points, contact, report, provisional,
                               budget - iterations);
               });
+              if (provisional) {
+                ++report.provisional_solves;
+                report.provisional_iterations += report.solver.iterations;
+              }
               report.solver.iterations += iterations;
               report.solver.drift_jumps += jumps;
               continue;

@@ -93,6 +93,11 @@ struct StepReport {
   /// Points that the impulses closed although their free motion did not: added to the active set
   /// after a solve, which was then repeated (stage activate).
   int activated = 0;
+  /// Provisional solves of the step (made while points could still join its problem; their
+  /// answers only decide which points join, world.cpp) and their sweeps and Newton iterations,
+  /// which solver.iterations includes: each at most kProvisionalIterations (stages.hpp).
+  int provisional_solves = 0;
+  int provisional_iterations = 0;
   /// Points that the step's applied answer closes (the same test) but that stayed out of its
   /// problem because no pass was left: the activation passes were spent, or the budget
   /// (solver.max_step_iterations). They end the step overlapping, by up to left_out_overlap

@@ -135,6 +135,11 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
                                   : model.solver.tolerance;
   options.finish_with_nsgs = !provisional;
   options.max_iterations = std::min(model.solver.max_iterations, iterations_left);
+  // A provisional solve stops at kProvisionalIterations, to leave the work to the final solve;
+  // in budget mode the step's budget rules instead (the budget spent, the step applies the answer
+  // it has, which may be a provisional one: it gets the whole budget, as before the cap).
+  if (provisional && model.solver.max_step_iterations <= 0)
+    options.max_iterations = std::min(options.max_iterations, kProvisionalIterations);
   // The error costs a pass over W: check it every 20 sweeps at most (the reported error is
   // always the true one at exit), which saves about 30 % of the sweep time.
   options.error_check_interval = 20;

@@ -52,9 +52,10 @@ void assemble(const Model& model, const State& state, const FreeMotion& motion,
 /// The frictional contact solve from the warm start set by `assemble`; a stopping contact of the
 /// midpoint scheme is solved again with the end-of-step law (its `moving` flag cleared). A
 /// `provisional` solve, whose answer only tells `activate` which points the impulses close, stops
-/// at the looser of kProvisionalTolerance and the model's tolerance and leaves the stopping
-/// contacts to the final solve. Its sweeps and Newton iterations are at most `iterations_left`
-/// (SolverSettings::max_step_iterations, budget mode), of each solve model.solver.max_iterations.
+/// at the looser of kProvisionalTolerance and the model's tolerance or after
+/// kProvisionalIterations, and leaves the stopping contacts to the final solve. Its sweeps and
+/// Newton iterations are at most `iterations_left` (SolverSettings::max_step_iterations, budget
+/// mode), of each solve model.solver.max_iterations.
 template <int N>
 void solve(const Model& model, const State& state, const ActiveSet& active, ContactPoints& points,
            ContactBuffers<N>& contact, StepReport& report, bool provisional, int iterations_left);
@@ -89,6 +90,22 @@ void sleep(const Model& model, const FreeMotion& motion, const ContactPoints& po
 /// spheres dropped into a box (docs/benchmarks.md): each step solved its growing problem five
 /// times to 1e-10, each time followed by the stopping contacts' second solve, ~1060 sweeps a step.
 inline constexpr double kProvisionalTolerance = 1e-4;
+
+/// Sweeps (NSGS; Newton iterations, PROX's included) at most of a provisional solve; what it
+/// leaves above kProvisionalTolerance goes to the next solve as its warm start. Why: the next
+/// pass adds points and the answer changes with them. On a dropped pile the passes add a layer
+/// of points each (8000 spheres, bench/scenes.hpp: 2600 → 4700 → 6400 → 7500 contacts before a
+/// final problem of 8070 in one step of its 380th), and solving each layer to
+/// kProvisionalTolerance took 16–58 sweeps; a heap of 10³ spheres took 30–250 a layer, some with a
+/// hand-over to PROX. Measured (scratch driver around `step`, drop_pile(n), two threads,
+/// docs/benchmarks.md, seventeenth wave): sweeps a step 156 → 135 (8000 spheres, 400 steps), 291 →
+/// 244 (10³, 600 steps), 289 → 237 (1200, 600 steps); the points left out, the penetrations and
+/// the steps above the tolerance within the trajectories' chaotic spread. With 8 the 8000
+/// spheres took 123 sweeps a step in the same time; with 30, 150. Not in budget mode
+/// (solver.max_step_iterations): there a provisional solve may take the step's whole budget, as
+/// its answer is the one applied when the budget is spent (capped, a tower of ten boxes on a
+/// budget of 20 sweeps applied 5-sweep answers of grown problems and never came to rest).
+inline constexpr int kProvisionalIterations = 15;
 
 /// u_c − (I − E) u_0 of point k: what the law's velocity ξ adds to J ν⁺ (assemble.cpp).
 [[nodiscard]] Vec6 law_shift(const ContactPoints& points, std::size_t k, const NonsmoothLaws& laws);
