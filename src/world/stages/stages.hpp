@@ -94,17 +94,17 @@ inline constexpr double kProvisionalTolerance = 1e-4;
 /// Sweeps (NSGS; Newton iterations, PROX's included) at most of a provisional solve; what it
 /// leaves above kProvisionalTolerance goes to the next solve as its warm start. Why: the next
 /// pass adds points and the answer changes with them. On a dropped pile the passes add a layer
-/// of points each (8000 spheres, bench/scenes.hpp: 2600 → 4700 → 6400 → 7500 contacts before a
-/// final problem of 8070 in one step of its 380th), and solving each layer to
-/// kProvisionalTolerance took 16–58 sweeps; a heap of 10³ spheres took 30–250 a layer, some with a
-/// hand-over to PROX. Measured (scratch driver around `step`, drop_pile(n), two threads,
-/// docs/benchmarks.md, seventeenth wave): sweeps a step 156 → 135 (8000 spheres, 400 steps), 291 →
-/// 244 (10³, 600 steps), 289 → 237 (1200, 600 steps); the points left out, the penetrations and
-/// the steps above the tolerance within the trajectories' chaotic spread. With 8 the 8000
-/// spheres took 123 sweeps a step in the same time; with 30, 150. Not in budget mode
-/// (solver.max_step_iterations): there a provisional solve may take the step's whole budget, as
-/// its answer is the one applied when the budget is spent (capped, a tower of ten boxes on a
-/// budget of 20 sweeps applied 5-sweep answers of grown problems and never came to rest).
+/// of points each (drop_pile(8000) of bench/scenes.hpp, step 379: 2588 → 4736 → 6373 → 7466
+/// contacts before a final problem of 8073), and solving each layer to kProvisionalTolerance took
+/// 21–58 sweeps there; a heap of 10³ spheres took 30–250 a layer, some with a hand-over to PROX.
+/// Measured (scratch driver around `step`, drop_pile(n), two threads, docs/benchmarks.md,
+/// seventeenth wave): sweeps a step 156 → 135 (8000 spheres, 400 steps), 291 → 244 (10³, 600
+/// steps), 289 → 237 (1200, 600 steps); the points left out, the penetrations and the steps above
+/// the tolerance within the trajectories' chaotic spread. With 8 the 8000 spheres took 123 sweeps a
+/// step in the same time; with 30, 150. Not in budget mode (solver.max_step_iterations): there a
+/// provisional solve may take the step's whole budget, as its answer is the one applied when the
+/// budget is spent (capped, a tower of ten boxes on a budget of 20 sweeps applied 5-sweep answers
+/// of grown problems and never came to rest).
 inline constexpr int kProvisionalIterations = 15;
 
 /// u_c − (I − E) u_0 of point k: what the law's velocity ξ adds to J ν⁺ (assemble.cpp).
