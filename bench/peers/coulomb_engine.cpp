@@ -37,6 +37,8 @@ class CoulombEngine final : public Engine {
       failure_ = non_finite_message(model_, state_, r);
       return false;
     }
+    ++steps_;
+    provisional_iterations_ += r.provisional_iterations;
     deepest_predicted_ = std::max(deepest_predicted_, r.penetration);
     deepest_left_ = std::max(deepest_left_, r.penetration_left);
     if (r.unclosed > 0.0) ++unclosed_steps_;
@@ -68,6 +70,12 @@ class CoulombEngine final : public Engine {
     if (unconverged_ > 0)
       out =
           fmt::format("{} steps not converged (worst error {:.1e}); ", unconverged_, worst_error_);
+    // The sweeps of the activation passes' provisional solves (StepReport::provisional_iterations),
+    // included in the sweeps a step of the table.
+    if (provisional_iterations_ > 0)
+      out +=
+          fmt::format("{:.0f} of the sweeps a step in provisional solves; ",
+                      static_cast<double>(provisional_iterations_) / static_cast<double>(steps_));
     // Points the impulses close that the activation passes left out (StepReport::left_out).
     if (left_out_steps_ > 0)
       out += fmt::format("{} steps with points left out (deepest predicted overlap {:.1e} m); ",
@@ -87,13 +95,15 @@ class CoulombEngine final : public Engine {
   Workspace ws_;
   StepReport step_report_;
   std::string failure_;
-  long unconverged_ = 0;            // steps whose solve stopped above the tolerance
-  double worst_error_ = 0.0;        // their largest error [-]
-  double deepest_predicted_ = 0.0;  // StepReport::penetration, largest over the run [m]
-  double deepest_left_ = 0.0;       // StepReport::penetration_left, largest over the run [m]
-  long left_out_steps_ = 0;         // steps with StepReport::left_out > 0
-  double deepest_left_out_ = 0.0;   // StepReport::left_out_overlap, largest over the run [m]
-  long unclosed_steps_ = 0;         // steps with StepReport::unclosed > 0
+  long steps_ = 0;                   // steps taken
+  long provisional_iterations_ = 0;  // StepReport::provisional_iterations, summed over the run
+  long unconverged_ = 0;             // steps whose solve stopped above the tolerance
+  double worst_error_ = 0.0;         // their largest error [-]
+  double deepest_predicted_ = 0.0;   // StepReport::penetration, largest over the run [m]
+  double deepest_left_ = 0.0;        // StepReport::penetration_left, largest over the run [m]
+  long left_out_steps_ = 0;          // steps with StepReport::left_out > 0
+  double deepest_left_out_ = 0.0;    // StepReport::left_out_overlap, largest over the run [m]
+  long unclosed_steps_ = 0;          // steps with StepReport::unclosed > 0
 };
 
 }  // namespace
