@@ -91,7 +91,8 @@ void sleep(const Model& model, const FreeMotion& motion, const ContactPoints& po
 /// times to 1e-10, each time followed by the stopping contacts' second solve, ~1060 sweeps a step.
 inline constexpr double kProvisionalTolerance = 1e-4;
 
-/// Sweeps (NSGS; Newton iterations, PROX's included) at most of a provisional solve; what it
+/// Sweeps (NSGS) at most of a provisional solve, and Newton iterations of PROX where `auto` hands
+/// over to it (the two are bounded each, not their sum, as for max_iterations); what it
 /// leaves above kProvisionalTolerance goes to the next solve as its warm start. Why: the next
 /// pass adds points and the answer changes with them. On a dropped pile the passes add a layer
 /// of points each (drop_pile(8000) of bench/scenes.hpp, step 379: 2588 → 4736 → 6373 → 7466
