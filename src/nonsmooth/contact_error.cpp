@@ -60,7 +60,7 @@ double force_error(const Problem& problem, const std::vector<Vec3>& r, const std
   // Natural-map residual of De Saxcé's complementarity, contact by contact.
   thread_local std::vector<std::array<double, 2>> terms;
   std::array<double, 2> sums{0.0, 0.0};  // Σ residual², Σ ‖q_α‖²
-  parallel_ordered_sum(nc, kColorThreshold, terms, sums, [&](std::ptrdiff_t ia) {
+  parallel_ordered_sum(nc, kProblemLoopMin, terms, sums, [&](std::ptrdiff_t ia) {
     const auto a = static_cast<int>(ia);
     const double q2 = problem.q[a].squaredNorm();
     // A joint block: the natural map of its box (joint_rows.hpp).

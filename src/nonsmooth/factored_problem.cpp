@@ -69,7 +69,7 @@ void FactoredProblem<N>::finish() {
     g.template bottomRows<3>() = inv_inertia[b] * J.template rightCols<3>().transpose();
     return g;
   };
-  parallel_for(contact_count, kColorThreshold, [&](std::ptrdiff_t ia) {
+  parallel_for(contact_count, kProblemLoopMin, [&](std::ptrdiff_t ia) {
     const auto a = static_cast<std::size_t>(ia);
     G1[a] = inverse_mass_times(J1[a], body1[a]);
     G2[a] = inverse_mass_times(J2[a], body2[a]);
@@ -145,7 +145,7 @@ void FactoredProblem<N>::finish() {
 template <int N>
 void FactoredProblem<N>::body_velocity(const std::vector<Vec>& r, std::vector<Vec6d>& nu) const {
   nu.resize(static_cast<std::size_t>(body_count));
-  parallel_for(body_count, kColorThreshold, [&](std::ptrdiff_t ib) {
+  parallel_for(body_count, kProblemLoopMin, [&](std::ptrdiff_t ib) {
     const auto b = static_cast<std::int32_t>(ib);
     Vec6d v = Vec6d::Zero();
     for (std::int32_t e = body_contacts_start[b]; e < body_contacts_start[b + 1]; ++e) {
@@ -160,7 +160,7 @@ void FactoredProblem<N>::body_velocity(const std::vector<Vec>& r, std::vector<Ve
 template <int N>
 void FactoredProblem<N>::contact_velocity(const std::vector<Vec6d>& nu, std::vector<Vec>& u) const {
   u.resize(static_cast<std::size_t>(contact_count));
-  parallel_for(contact_count, kColorThreshold, [&](std::ptrdiff_t ia) {
+  parallel_for(contact_count, kProblemLoopMin, [&](std::ptrdiff_t ia) {
     const auto a = static_cast<std::int32_t>(ia);
     Vec ua = q[a];
     if (body1[a] >= 0) ua.noalias() += J1[a] * nu[body1[a]];

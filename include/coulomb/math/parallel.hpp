@@ -6,6 +6,7 @@
 /// runs on one thread still costs libgomp's bookkeeping, system calls included). Built without
 /// OpenMP (COULOMB_OPENMP=OFF), the pragmas are ignored and every loop is a plain one.
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <vector>
@@ -97,6 +98,28 @@ void parallel_ordered_sum(std::ptrdiff_t n, std::ptrdiff_t min,
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t i = 0; i < n; ++i) terms[static_cast<std::size_t>(i)] = f(i);
   for (const std::array<double, K>& t : terms) add(t);
+}
+
+/// Sums of floating-point terms over [0, n) on every core, with bits that do not depend on the
+/// threads: [0, n) is cut into blocks of `block` indices (a size the caller fixes, never the
+/// threads), f(begin, end, partial) adds the terms of [begin, end) into `partial` (zeroed) in
+/// index order, and the blocks' partial sums are added to `sum` in block order. The blocks run on
+/// every core when there are at least two of them and more than one thread; on one thread they
+/// run in order, with the same additions. `partials` is scratch (one row a block).
+template <std::size_t K, class F>
+void parallel_blocked_sums(std::ptrdiff_t n, std::ptrdiff_t block,
+                           std::vector<std::array<double, K>>& partials,
+                           std::array<double, K>& sum, F&& f) {
+  const std::ptrdiff_t blocks = n > 0 ? (n + block - 1) / block : 0;
+  partials.resize(static_cast<std::size_t>(blocks));
+  const auto run = [&](std::ptrdiff_t b) {
+    std::array<double, K>& partial = partials[static_cast<std::size_t>(b)];
+    partial.fill(0.0);
+    f(b * block, std::min(n, (b + 1) * block), partial);
+  };
+  parallel_for(blocks, 2, run);
+  for (const std::array<double, K>& partial : partials)
+    for (std::size_t j = 0; j < K; ++j) sum[j] += partial[j];
 }
 
 /// terms[i] = f(i) for i in [0, n), run as parallel_for (terms is resized to n). For sums of

@@ -193,9 +193,9 @@ struct SolverSettings {
   /// docs/nonsmooth-solvers.md "Drift jump").
   bool drift_jump = true;
   /// Contacts a colour needs to be relaxed in parallel (SolverOptions::parallel_colour_min,
-  /// default kParallelColourMin = 256). Not a scene key: it changes speed, never results (the
+  /// default kParallelColourMin = 64). Not a scene key: it changes speed, never results (the
   /// threads test lowers it to run the parallel path on a small scene).
-  int parallel_colour_min = 256;
+  int parallel_colour_min = 64;
   /// Items (bodies, shapes, pairs, points, contacts) a loop of the step's stages needs to run on
   /// every core (OpenMP; 2048 by default). Not a scene key: each item is computed by
   /// one thread into its own slot and every sum keeps its order, so it changes speed, never

@@ -26,6 +26,7 @@
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <vector>
@@ -37,11 +38,16 @@ class AndersonAcceleration {
  public:
   // The deepest history (the small matrices are then fixed-size, on the stack).
   static constexpr int kMaxDepth = 8;
-  // Entries (3 per contact) from which the extrapolation's pass runs on every core: 2048 contacts
-  // (measured on the 8000-sphere pile; docs/benchmarks.md, sixteenth wave). Its sums (the
-  // residual's norm, the Gram entries) stay in index order on one thread, so that the bits do not
-  // depend on the threads.
-  static constexpr std::ptrdiff_t kParallelMin = 6144;
+  // The extrapolation's passes over the entries (3 per contact) run on every core from
+  // kParallelMin entries. Its sums (the residual's norm, the Gram entries, the right-hand side)
+  // are then added block by block, kSumBlock entries a block, each block in index order and the
+  // blocks in order (parallel_blocked_sums), so that the bits depend on the length only, not on
+  // the threads; below kParallelMin they are added in index order on one thread. Why from 512
+  // contacts: on the moving pile of 10³ spheres (1100–1700 contacts) the extrapolation on one
+  // thread took a third of a sweep's time, and the other core waited (docs/benchmarks.md,
+  // eighteenth wave).
+  static constexpr std::ptrdiff_t kParallelMin = 1536;
+  static constexpr std::ptrdiff_t kSumBlock = 768;
 
   // Sizes the buffers for `depth` columns of length n and drops the history.
   void reset(int depth, std::size_t n) {
@@ -67,35 +73,25 @@ class AndersonAcceleration {
   // empty or was just dropped (then x is not touched: the caller keeps g).
   bool extrapolate(double* x, const double* g) {
     if (depth_ == 0) return false;
-    // f = g − x and its norm, and with a history the new column (f − f_prev, g − g_prev) at the
-    // head of the ring in the same pass (written before the restart test below: a restart
-    // drops the history, and the slot with it).
-    double fn2 = 0.0;
-    double* dF = &dF_[static_cast<std::size_t>(head_) * n_];
-    double* dG = &dG_[static_cast<std::size_t>(head_) * n_];
-    if (have_prev_) {
-      for (std::size_t i = 0; i < n_; ++i) {
-        const double f = g[i] - x[i];
-        fn2 += f * f;
-        dF[i] = f - f_prev_[i];
-        dG[i] = g[i] - g_prev_[i];
-      }
-    } else {
-      for (std::size_t i = 0; i < n_; ++i) {
-        const double f = g[i] - x[i];
-        fn2 += f * f;
-      }
-    }
-    const double fn = std::sqrt(fn2);
+    // One pass: f = g − x and its norm, and with a history the new column (f − f_prev,
+    // g − g_prev) at the head of the ring with its Gram entries and γ's right-hand side over the
+    // m columns it would make (written before the restart test below: a restart drops the
+    // history, and the slot with it, and the sums are not used).
+    const int m = have_prev_ ? std::min(count_ + 1, depth_) : 0;
+    std::array<double, kSums> sums{};
+    residual_pass(m, x, g, sums);
+    const double fn = std::sqrt(sums[0]);
     // A residual larger than the last one drops the history.
     if (have_prev_ && !(fn <= fn_prev_)) restart();
     bool extrapolated = false;
     if (have_prev_) {
-      count_ = std::min(count_ + 1, depth_);
-      // The new column's Gram entries and γ's right-hand side ΔFᵀ f.
-      const int m = count_;
+      count_ = m;
       rhs_.resize(m);
-      column_sums(m, dF, x, g);
+      for (int j = 0; j < m; ++j) {
+        gram_(head_, j) = sums[1 + j];
+        gram_(j, head_) = sums[1 + j];
+        rhs_[j] = sums[1 + kMaxDepth + j];
+      }
       head_ = (head_ + 1) % depth_;
       // γ from (ΔFᵀΔF + λI) γ = ΔFᵀ f over the stored columns.
       system_ = gram_.topLeftCorner(m, m);
@@ -124,60 +120,89 @@ class AndersonAcceleration {
   }
 
  private:
-  // The new column's Gram entries ΔF_jᵀ dF and the right-hand side ΔF_jᵀ f for the m stored
-  // columns, in one pass over the index for all of them: 2m independent sums, each added in index
-  // order as a pass per column would add it (the same bits), where a pass per column waited on
-  // one addition after another (2 sums a pass: 10 % of a moving pile's sweep at depth 5).
-  void column_sums(int m, const double* dF, const double* x, const double* g) {
+  // sums[0] = ‖f‖², sums[1 + j] = ΔF_jᵀ dF and sums[1 + kMaxDepth + j] = ΔF_jᵀ f for j < m.
+  static constexpr std::size_t kSums = 1 + 2 * kMaxDepth;
+
+  // The residual's pass over the whole index (residual_range per block): its 2m + 1 sums are
+  // independent, each added in index order (a pass per sum waited on one addition after another:
+  // 2 sums a pass were 10 % of a moving pile's sweep at depth 5).
+  void residual_pass(int m, const double* x, const double* g, std::array<double, kSums>& sums) {
     switch (m) {
+      case 0:
+        return residual_pass<0>(x, g, sums);
       case 1:
-        return column_sums<1>(dF, x, g);
+        return residual_pass<1>(x, g, sums);
       case 2:
-        return column_sums<2>(dF, x, g);
+        return residual_pass<2>(x, g, sums);
       case 3:
-        return column_sums<3>(dF, x, g);
+        return residual_pass<3>(x, g, sums);
       case 4:
-        return column_sums<4>(dF, x, g);
+        return residual_pass<4>(x, g, sums);
       case 5:
-        return column_sums<5>(dF, x, g);
+        return residual_pass<5>(x, g, sums);
       case 6:
-        return column_sums<6>(dF, x, g);
+        return residual_pass<6>(x, g, sums);
       case 7:
-        return column_sums<7>(dF, x, g);
+        return residual_pass<7>(x, g, sums);
       default:
-        return column_sums<8>(dF, x, g);
+        return residual_pass<8>(x, g, sums);
     }
   }
   template <int M>
-  void column_sums(const double* dF, const double* x, const double* g) {
-    static_assert(M >= 1 && M <= kMaxDepth);
-    const double* column[M];
-    double d[M];
-    double b[M];
+  void residual_pass(const double* x, const double* g, std::array<double, kSums>& sums) {
+    const auto n = static_cast<std::ptrdiff_t>(n_);
+    if (n < kParallelMin) {
+      residual_range<M>(0, n, x, g, sums);
+      return;
+    }
+    parallel_blocked_sums(n, kSumBlock, partials_, sums,
+                          [&](std::ptrdiff_t begin, std::ptrdiff_t end,
+                              std::array<double, kSums>& partial) {
+                            residual_range<M>(begin, end, x, g, partial);
+                          });
+  }
+  // The entries [begin, end) of the pass, added into `sums` (zero on entry).
+  template <int M>
+  void residual_range(std::ptrdiff_t begin, std::ptrdiff_t end, const double* x, const double* g,
+                      std::array<double, kSums>& sums) {
+    static_assert(M >= 0 && M <= kMaxDepth);
+    double* dF = &dF_[static_cast<std::size_t>(head_) * n_];
+    double* dG = &dG_[static_cast<std::size_t>(head_) * n_];
+    const double* column[M > 0 ? M : 1];
+    double d[M > 0 ? M : 1];
+    double b[M > 0 ? M : 1];
     for (int j = 0; j < M; ++j) {
       column[j] = &dF_[static_cast<std::size_t>(j) * n_];
       d[j] = 0.0;
       b[j] = 0.0;
     }
-    for (std::size_t i = 0; i < n_; ++i) {
-      const double dfi = dF[i];
-      const double fi = g[i] - x[i];
-      for (int j = 0; j < M; ++j) {
-        d[j] += dfi * column[j][i];
-        b[j] += column[j][i] * fi;
+    double fn2 = 0.0;
+    for (std::ptrdiff_t k = begin; k < end; ++k) {
+      const auto i = static_cast<std::size_t>(k);
+      const double f = g[i] - x[i];
+      fn2 += f * f;
+      if constexpr (M > 0) {
+        const double dfi = f - f_prev_[i];
+        dF[i] = dfi;
+        dG[i] = g[i] - g_prev_[i];
+        for (int j = 0; j < M; ++j) {
+          d[j] += dfi * column[j][i];
+          b[j] += column[j][i] * f;
+        }
       }
     }
+    sums[0] = fn2;
     for (int j = 0; j < M; ++j) {
-      gram_(head_, j) = d[j];
-      gram_(j, head_) = d[j];
-      rhs_[j] = b[j];
+      sums[1 + static_cast<std::size_t>(j)] = d[j];
+      sums[1 + kMaxDepth + static_cast<std::size_t>(j)] = b[j];
     }
   }
   void record(const double* x, const double* g, double fn) {
-    for (std::size_t i = 0; i < n_; ++i) {
+    parallel_for(static_cast<std::ptrdiff_t>(n_), kParallelMin, [&](std::ptrdiff_t k) {
+      const auto i = static_cast<std::size_t>(k);
       f_prev_[i] = g[i] - x[i];
       g_prev_[i] = g[i];
-    }
+    });
     fn_prev_ = fn;
     have_prev_ = true;
   }
@@ -193,6 +218,7 @@ class AndersonAcceleration {
   using SmallVec = Eigen::Matrix<double, Eigen::Dynamic, 1, 0, kMaxDepth, 1>;
   Small gram_, system_;
   SmallVec rhs_, gamma_;
+  std::vector<std::array<double, kSums>> partials_;  // the blocks' sums (parallel_blocked_sums)
 };
 
 }  // namespace coulomb

@@ -44,17 +44,27 @@ namespace coulomb {
 inline constexpr int kColorThreshold = 1024;
 /// A colour is relaxed by several threads only when it holds at least this many contacts
 /// (SolverOptions::parallel_colour_min): below, one thread (the order, hence the result, is the
-/// same). Why: every colour ends at a barrier, and on a loaded machine (more runnable threads than
-/// cores) a barrier waits for a descheduled thread — measured on 1000 spheres in a touching heap
-/// (4951 contacts, ~20 colours, 2 threads on a loaded 2-core machine): 54 ms a sweep with every
-/// colour parallel against 1.2 ms on one thread. 256 contacts are ~40 µs of work a colour, well
-/// above a barrier on a quiet machine: against 1024 (docs/benchmarks.md, eleventh wave, two
-/// threads, alternated) the touching heap of 10³ ran 40 steps at 3.80 and 2.89 steps/s against
-/// 2.50 and 2.53, the dropped pile of 8000 spheres 600 steps at 3.17 and 3.53 against 3.08 and
-/// 3.38 (greedy colours fall off in size: 1872, 1192, 387, 58, 2 contacts on a step of that
-/// pile); on the machine loaded by two busy processes the heap was no slower (0.60 and 0.73
-/// steps/s against 0.09 and 0.62).
-inline constexpr int kParallelColourMin = 256;
+/// same). Why a bound at all: every colour ends at a barrier, and on a loaded machine (more
+/// runnable threads than cores) a barrier waits for a descheduled thread — measured on 1000
+/// spheres in a touching heap (4951 contacts, ~20 colours down to 1–2 contacts, 2 threads on a
+/// loaded 2-core machine): 54 ms a sweep with every colour parallel against 1.2 ms on one thread.
+/// Why 64 (256 from the eleventh wave to the seventeenth): greedy colours fall off in size (477,
+/// 322, 263, 195, 83, 29 and 4 contacts on a step of the moving pile of 10³ spheres; 3062, 2191,
+/// 1694, 994, 359, 55 and 3 at 8000 spheres), and with 256 a quarter of the 10³ pile's contacts
+/// were relaxed by one thread while the other waited. One NSGS solve of that step's problem
+/// (1171 contacts, Anderson(5), in one process, configurations taking turns, seven runs each,
+/// 2-core machine, docs/benchmarks.md, eighteenth wave): 1 thread 255 µs a sweep (fastest run),
+/// two threads from 256 contacts 212, from 128 188, from 64 149, from 32 147, from 16 166; with
+/// two busy processes on the two cores the two-thread runs were no slower than one thread (from
+/// 64: median 663 µs a sweep against 739 on one thread).
+inline constexpr int kParallelColourMin = 64;
+
+/// The problem's body and contact loops (body_velocity, contact_velocity, the error's terms, the
+/// blocks' products in finish()) run on every core from this many bodies or contacts; each index
+/// writes its own slot, so the result does not depend on it. Why 256 and not kColorThreshold: on
+/// the moving pile of 10³ spheres the velocities ν = M⁻¹Jᵀr recomputed after each of Anderson's
+/// extrapolations ran on one thread while the other waited (docs/benchmarks.md, eighteenth wave).
+inline constexpr int kProblemLoopMin = 256;
 
 using Vec6d = Eigen::Matrix<double, 6, 1>;
 
