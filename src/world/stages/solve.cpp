@@ -152,7 +152,20 @@ void solve(const Model& model, const State& state, const ActiveSet& active, Cont
   options.drift_jump = model.solver.drift_jump;
   options.parallel_colour_min = model.solver.parallel_colour_min;
   options.prefer_newton = state.prefer_newton;
-  const SolverKind kind = model.solver.kind;
+  // A provisional solve under `auto` stays with NSGS unless Newton is preferred (box stacks, where
+  // PROX answers in a few iterations): its answer only decides which points join and starts the
+  // next solve, so its cap of kProvisionalIterations sweeps is all it needs. Why: at that cap NSGS
+  // has not converged, and `auto` went on to PROX after every provisional solve. On a 3-D heap
+  // PROX refused the contact graph — after analysing it again, the problem having grown by a
+  // layer (an ordering of the body graph and its symbolic factorisation, on one thread while the
+  // other waited) — or, on a problem whose fill was just below the limit, took 15 Newton
+  // iterations for an answer the next pass replaced (moving pile of 10³ spheres, its heap:
+  // 3–4 provisional solves a step, every one handed over; docs/benchmarks.md, eighteenth wave).
+  // Where PROX refuses, NSGS's answer was the one kept, so those steps are unchanged.
+  const SolverKind kind =
+      provisional && model.solver.kind == SolverKind::automatic && !state.prefer_newton
+          ? SolverKind::nsgs
+          : model.solver.kind;
   // Six unknowns per contact (moment laws): Gauss–Seidel with the exact local solve, the only
   // solver of that problem (`prox` with a moment law is rejected by Model::finalize and the scene
   // loader, never switched here; `solve` would throw; `method` records what ran). The solvers
