@@ -97,7 +97,7 @@ struct StepReport {
   /// answers only decide which points join, world.cpp) and their sweeps and Newton iterations,
   /// which solver.iterations includes. Each solve's NSGS sweeps are at most
   /// kProvisionalIterations (stages.hpp), and so are PROX's Newton iterations where `auto` hands
-  /// over to it: their sum can exceed the cap.
+  /// over to it (when Newton is preferred): their sum can exceed the cap.
   int provisional_solves = 0;
   int provisional_iterations = 0;
   /// Points that the step's applied answer closes (the same test) but that stayed out of its

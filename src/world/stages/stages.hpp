@@ -92,7 +92,8 @@ void sleep(const Model& model, const FreeMotion& motion, const ContactPoints& po
 inline constexpr double kProvisionalTolerance = 1e-4;
 
 /// Sweeps (NSGS) at most of a provisional solve, and Newton iterations of PROX where `auto` hands
-/// over to it (the two are bounded each, not their sum, as for max_iterations); what it
+/// over to it (only when Newton is preferred, solve.cpp; the two are bounded each, not their sum,
+/// as for max_iterations); what it
 /// leaves above kProvisionalTolerance goes to the next solve as its warm start. Why: the next
 /// pass adds points and the answer changes with them. On a dropped pile the passes add a layer
 /// of points each (drop_pile(8000) of bench/scenes.hpp, step 379: 2588 → 4736 → 6373 → 7466
