@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -148,6 +149,52 @@ TEST(Passes, CappedProvisionalSolvesGiveTheUncappedAnswerIn3D) {
   // The ball struck and stayed outside the corner sphere: left alone it would have gone 1.9 mm
   // into it in the 40 steps (0.05 m/s against a gap of 0.1 mm).
   EXPECT_GT((capped.x_WC.back() - capped.x_WC[1]).norm(), 2.0 * kRadius - 1e-8);
+}
+
+// Under `auto`, a provisional solve that stops at its cap unconverged is not handed over to PROX
+// (stages/solve.cpp) unless Newton is preferred: its answer only decides which points join. The
+// pyramid with μ = 0.5, whose base spreads (three of its four provisional solves a step stop at
+// their cap above 1e-4), in general 3-D motion: turned about a tilted axis on a floor tilted by
+// 0.2 rad. Its first step under `auto` takes exactly the provisional sweeps of the same step under
+// `nsgs` (the same solves from the same starts; a hand-over would add Newton iterations, a
+// refusal counting one), and over 10 steps no provisional solve passes its cap.
+TEST(Passes, ProvisionalSolvesUnderAutoStayWithNsgs) {
+  const Quat tilt(Eigen::AngleAxisd(0.2, Vec3(1.0, 2.0, 0.0).normalized()));
+  const Quat q = tilt * Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ()));
+  const auto tilted = [&](SolverKind kind) {
+    auto pyramid = std::make_unique<Pyramid>();
+    Model& model = pyramid->model;
+    model.shapes[0].geometry = Plane{tilt * Vec3::UnitZ(), 0.0};
+    for (std::size_t b = 1; b < pyramid->state.x_WC.size(); ++b)
+      pyramid->state.x_WC[b] = q * pyramid->state.x_WC[b];
+    model.contacts[0].friction.params["mu"] = 0.5;
+    model.solver.kind = kind;
+    model.finalize();
+    return pyramid;
+  };
+  auto with_auto = tilted(SolverKind::automatic);
+  auto with_nsgs = tilted(SolverKind::nsgs);
+  Workspace ws_auto, ws_nsgs;
+  prepare(with_auto->model, ws_auto);
+  prepare(with_nsgs->model, ws_nsgs);
+  const StepReport& first = step(with_nsgs->model, with_nsgs->state, ws_nsgs);
+  ASSERT_EQ(first.provisional_solves, 4);
+  // (Measured: 46 sweeps, 15, 15, 15 and 1. With the hand-over, the first step under `auto`
+  // took more: the test fails, checked.)
+  int handed_over = 0;  // final solves that `auto` handed over to PROX
+  for (int k = 0; k < 10; ++k) {
+    const StepReport& r = step(with_auto->model, with_auto->state, ws_auto);
+    ASSERT_TRUE(r.finite) << k;
+    EXPECT_FALSE(with_auto->state.prefer_newton) << k;
+    EXPECT_LE(r.provisional_iterations, r.provisional_solves * stages::kProvisionalIterations) << k;
+    if (k == 0) {
+      EXPECT_EQ(r.provisional_solves, first.provisional_solves);
+      EXPECT_EQ(r.provisional_iterations, first.provisional_iterations);
+    }
+    if (std::string(r.solver.method).find("prox") != std::string::npos) ++handed_over;
+  }
+  // The final solves of this problem are ones `auto` hands over (else the test proves nothing).
+  EXPECT_GT(handed_over, 0);
 }
 
 }  // namespace
