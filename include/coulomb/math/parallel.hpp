@@ -105,11 +105,13 @@ void parallel_ordered_sum(std::ptrdiff_t n, std::ptrdiff_t min,
 /// threads), f(begin, end, partial) adds the terms of [begin, end) into `partial` (zeroed) in
 /// index order, and the blocks' partial sums are added to `sum` in block order. The blocks run on
 /// every core when there are at least two of them and more than one thread; on one thread they
-/// run in order, with the same additions. `partials` is scratch (one row a block).
+/// run in order, with the same additions. Below `min` indices, [0, n) is one block (a loop too
+/// short to share). `partials` is scratch (one row a block).
 template <std::size_t K, class F>
-void parallel_blocked_sums(std::ptrdiff_t n, std::ptrdiff_t block,
-                           std::vector<std::array<double, K>>& partials,
-                           std::array<double, K>& sum, F&& f) {
+void parallel_blocked_sums(std::ptrdiff_t n, std::ptrdiff_t min, std::ptrdiff_t block,
+                           std::vector<std::array<double, K>>& partials, std::array<double, K>& sum,
+                           F&& f) {
+  if (n < min) block = n > 0 ? n : 1;
   const std::ptrdiff_t blocks = n > 0 ? (n + block - 1) / block : 0;
   partials.resize(static_cast<std::size_t>(blocks));
   const auto run = [&](std::ptrdiff_t b) {

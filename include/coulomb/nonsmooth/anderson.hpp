@@ -42,9 +42,9 @@ class AndersonAcceleration {
   // kParallelMin entries. Its sums (the residual's norm, the Gram entries, the right-hand side)
   // are then added block by block, kSumBlock entries a block, each block in index order and the
   // blocks in order (parallel_blocked_sums), so that the bits depend on the length only, not on
-  // the threads; below kParallelMin they are added in index order on one thread. Why from 512
-  // contacts: on the moving pile of 10³ spheres (1100–1700 contacts) the extrapolation on one
-  // thread took a third of a sweep's time, and the other core waited (docs/benchmarks.md,
+  // the threads; below kParallelMin the whole index is one block, added in order on one thread. Why
+  // from 512 contacts: on the moving pile of 10³ spheres (1100–1700 contacts) the extrapolation on
+  // one thread took a third of a sweep's time, and the other core waited (docs/benchmarks.md,
   // eighteenth wave).
   static constexpr std::ptrdiff_t kParallelMin = 1536;
   static constexpr std::ptrdiff_t kSumBlock = 768;
@@ -150,16 +150,11 @@ class AndersonAcceleration {
   }
   template <int M>
   void residual_pass(const double* x, const double* g, std::array<double, kSums>& sums) {
-    const auto n = static_cast<std::ptrdiff_t>(n_);
-    if (n < kParallelMin) {
-      residual_range<M>(0, n, x, g, sums);
-      return;
-    }
-    parallel_blocked_sums(n, kSumBlock, partials_, sums,
-                          [&](std::ptrdiff_t begin, std::ptrdiff_t end,
-                              std::array<double, kSums>& partial) {
-                            residual_range<M>(begin, end, x, g, partial);
-                          });
+    parallel_blocked_sums(
+        static_cast<std::ptrdiff_t>(n_), kParallelMin, kSumBlock, partials_, sums,
+        [&](std::ptrdiff_t begin, std::ptrdiff_t end, std::array<double, kSums>& partial) {
+          residual_range<M>(begin, end, x, g, partial);
+        });
   }
   // The entries [begin, end) of the pass, added into `sums` (zero on entry).
   template <int M>
