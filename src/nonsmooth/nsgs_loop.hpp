@@ -404,7 +404,8 @@ SolverResult nsgs(const Sweep& sweeper, std::vector<VecT>& r, std::vector<VecT>&
   const bool watch_drift = options.drift_jump && options.stall_window == 0;
   DriftWatch<VecT> watch{f_prev, accelerate};
   if (watch_drift) f_prev.assign(static_cast<std::size_t>(nc), VecT::Zero());
-  // After a steady drift: r along the last step f to the first event, projected on the sets.
+  // After a steady drift: r along the drift's step f (the last step, or under Anderson their mean)
+  // to the first event, projected on the sets.
   // Returns whether it jumped (r, and the sweep's state, replaced).
   const auto jump = [&] {
     double s_star = std::numeric_limits<double>::infinity();
