@@ -604,9 +604,9 @@ TEST(NsgsDriftJump, IsFoundUnderAndersonOnAPileProblem) {
   o.anderson_depth = 5;
   o.drift_jump = false;
   std::vector<Vec3> r0, u0;
-  const SolverResult plain = solve_nsgs(p, r0, u0, o, ws);
-  EXPECT_EQ(plain.status, SolverStatus::max_iterations) << plain.error;
-  EXPECT_GT(plain.error, 1e-8);
+  const SolverResult no_jump = solve_nsgs(p, r0, u0, o, ws);
+  EXPECT_EQ(no_jump.status, SolverStatus::max_iterations) << no_jump.error;
+  EXPECT_GT(no_jump.error, 1e-8);
   o.drift_jump = true;
   std::vector<Vec3> r, u;
   const SolverResult res = solve_nsgs(p, r, u, o, ws);
