@@ -555,6 +555,20 @@ TEST(NsgsDriftJump, SolvesAProblemOnWhichThePlainSweepsDrift) {
     EXPECT_LE(r[a].tail<2>().norm(), p.laws[a] * r[a][0] * (1.0 + 1e-9) + 1e-300) << a;
 }
 
+// The stalled pile problems of tests/data/pile/ and the time stepping's options for them
+// (tolerance 1e-10, Anderson depth 5, errors checked at most every 20 sweeps), capped at 2000.
+ForceProblem pile_problem(const std::string& name) {
+  return read_problem<kForce>(std::string(COULOMB_SOURCE_DIR) + "/tests/data/pile/" + name);
+}
+SolverOptions pile_options() {
+  SolverOptions o;
+  o.tolerance = 1e-10;
+  o.max_iterations = 2000;
+  o.error_check_interval = 20;
+  o.anderson_depth = 5;
+  return o;
+}
+
 // A jump that led to no progress makes the next one wait twice as long. Introduced on
 // Capsules-i100-1090 (Anderson depth 5: jumps of s* ≈ 21 reached a contact that the sweeps
 // pushed straight back, each restarting Anderson's history; 1495 sweeps without the rule, 266
@@ -565,15 +579,10 @@ TEST(NsgsDriftJump, SolvesAProblemOnWhichThePlainSweepsDrift) {
 // 590 sweeps with the rule, 2727 without (2000 sweeps: 9.8e-7). Measured counts: the bound
 // leaves room for another machine's round-off, not for the rule's loss.
 TEST(NsgsDriftJump, AJumpWithoutProgressDelaysTheNext) {
-  const ForceProblem p = read_problem<kForce>(std::string(COULOMB_SOURCE_DIR) +
-                                              "/tests/data/pile/drop-pile-1000-step543.hdf5");
+  const ForceProblem p = pile_problem("drop-pile-1000-step543.hdf5");
   ASSERT_EQ(p.contact_count, 1490);
   SolverWorkspace<kForce> ws;
-  SolverOptions o;
-  o.tolerance = 1e-10;
-  o.max_iterations = 2000;
-  o.error_check_interval = 20;
-  o.anderson_depth = 5;
+  SolverOptions o = pile_options();
   std::vector<Vec3> r, u;
   const SolverResult res = solve_nsgs(p, r, u, o, ws);
   EXPECT_EQ(res.status, SolverStatus::converged) << res.error;
@@ -593,15 +602,10 @@ TEST(NsgsDriftJump, AJumpWithoutProgressDelaysTheNext) {
 // room for another machine's round-off, and the solve without the jump shows that the jump is
 // what solves it.
 TEST(NsgsDriftJump, IsFoundUnderAndersonOnAPileProblem) {
-  const ForceProblem p = read_problem<kForce>(std::string(COULOMB_SOURCE_DIR) +
-                                              "/tests/data/pile/drop-pile-1000-step416.hdf5");
+  const ForceProblem p = pile_problem("drop-pile-1000-step416.hdf5");
   ASSERT_EQ(p.contact_count, 1044);
   SolverWorkspace<kForce> ws;
-  SolverOptions o;
-  o.tolerance = 1e-10;
-  o.max_iterations = 2000;
-  o.error_check_interval = 20;
-  o.anderson_depth = 5;
+  SolverOptions o = pile_options();
   o.drift_jump = false;
   std::vector<Vec3> r0, u0;
   const SolverResult no_jump = solve_nsgs(p, r0, u0, o, ws);
